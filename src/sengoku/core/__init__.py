@@ -1,0 +1,48 @@
+"""The game protocol, the match authority and what they share. No I/O, no game rules."""
+
+from .errors import (
+    IllegalActionError,
+    OptionError,
+    RecordError,
+    SengokuError,
+    SetupError,
+    UnknownGameError,
+)
+from .game import Action, Game, LogEntry, normalize_notation, private, public
+from .match import VIEW_KEYS, Match, determinize, new_match
+from .options import GameOptions, OptionInfo, describe_options, options_to_json, parse_options
+from .outcome import Outcome
+from .registry import available_games, get_game, register, registry_targets, unregister
+from .rng import Rng, fresh_seed
+
+__all__ = [
+    "VIEW_KEYS",
+    "Action",
+    "Game",
+    "GameOptions",
+    "IllegalActionError",
+    "LogEntry",
+    "Match",
+    "OptionError",
+    "OptionInfo",
+    "Outcome",
+    "RecordError",
+    "Rng",
+    "SengokuError",
+    "SetupError",
+    "UnknownGameError",
+    "available_games",
+    "describe_options",
+    "determinize",
+    "fresh_seed",
+    "get_game",
+    "new_match",
+    "normalize_notation",
+    "options_to_json",
+    "parse_options",
+    "private",
+    "public",
+    "register",
+    "registry_targets",
+    "unregister",
+]

@@ -1,0 +1,191 @@
+"""The protocol every game implements.
+
+A game is a stateless rules object: a subclass of :class:`Game` that creates, inspects and
+changes *state* objects of its own. :class:`~sengoku.core.match.Match` (the authority) owns
+the state, the seeded :class:`~sengoku.core.rng.Rng` and the record, validates every action
+against :meth:`Game.legal_actions` before :meth:`Game.apply` sees it, and builds every
+seat's view with :meth:`Game.view`. A game does no I/O.
+
+Actions are small immutable, hashable values (a ``NamedTuple`` is ideal) whose ``str()`` is
+their *notation*: short text a person can read in a log and type at a prompt. Among one
+seat's legal actions at one moment, no two actions share a notation, so a record can store
+notation and replay it exactly.
+
+See ``docs/adding-a-game.md`` for a walk through a complete game.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+
+from .errors import IllegalActionError
+from .options import GameOptions
+from .outcome import Outcome
+from .rng import Rng
+
+#: An action: any hashable value whose ``str()`` is its notation.
+Action = Hashable
+S = TypeVar("S")
+A = TypeVar("A", bound=Hashable)
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_notation(text: str) -> str:
+    """The form in which two notations are compared: trimmed, single spaces, case-folded.
+
+    >>> normalize_notation("  Offer  Lot 2 ")
+    'offer lot 2'
+    """
+    return _SPACE.sub(" ", text.strip()).casefold()
+
+
+class LogEntry(NamedTuple):
+    """One line of a match's log.
+
+    ``seats`` is ``None`` for a line everyone may read, or the seats that may read it
+    (for example only the seat that drew a secret card).
+    """
+
+    text: str
+    seats: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None`` for a spectator) may read this line."""
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+
+def public(text: str) -> LogEntry:
+    """A log line everyone may read."""
+    return LogEntry(text)
+
+
+def private(text: str, *seats: int) -> LogEntry:
+    """A log line only ``seats`` may read."""
+    return LogEntry(text, frozenset(seats))
+
+
+class Game(ABC, Generic[S, A]):
+    """The rules of one game, as a stateless object.
+
+    Subclasses set the class attributes and implement the abstract methods; everything a
+    client uses goes through :class:`~sengoku.core.match.Match`.
+
+    Class attributes:
+        name: the registry name, lower case (``"shitenno"``).
+        title: the name people know (``"Shitenno"``).
+        player_counts: the numbers of players the game supports.
+        options_type: the :class:`GameOptions` subclass that declares the game's options.
+        option_sets: the option sets the conformance suite plays besides the defaults;
+            name every set of options that changes how the game runs.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    options_type: ClassVar[type[GameOptions]] = GameOptions
+    option_sets: ClassVar[tuple[dict[str, Any], ...]] = ()
+
+    # -- creating and copying states -------------------------------------------------
+
+    @abstractmethod
+    def setup(self, players: int, options: Any, rng: Rng) -> S:
+        """Return the initial state for ``players`` seats (0-based) and validated ``options``."""
+
+    @abstractmethod
+    def clone(self, state: S) -> S:
+        """Return an independent copy of ``state``; it must be cheap (no ``deepcopy``)."""
+
+    # -- playing ---------------------------------------------------------------------
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[int]:
+        """The seats that may act now, in seat order; ``[]`` once the game is over.
+
+        Several seats during a simultaneous secret choice: each submits in any order and
+        nothing is revealed until the last one has.
+        """
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """Every legal action of ``seat`` now, in a stable order (empty if it may not act)."""
+
+    @abstractmethod
+    def apply(self, state: S, seat: int, action: A, rng: Rng) -> Sequence[LogEntry]:
+        """Carry out a legal action in place and return the log lines it produced.
+
+        The match has already checked that ``seat`` may act and that ``action`` is legal;
+        ``apply`` must not fail for such an action. Draw chance only from ``rng``.
+        """
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """``None`` until the game is over, then its :class:`Outcome`."""
+
+    # -- information -----------------------------------------------------------------
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know, as JSON-ready data (``None``: a spectator).
+
+        Use only ``dict`` with ``str`` keys, ``list``, ``str``, ``int``, ``float``, ``bool``
+        and ``None``, so that the view survives a JSON round trip unchanged. The view must
+        not depend on another seat's secrets, and must hold all that seat may know, so
+        that :meth:`determinize` can rebuild a full state from it. The keys ``game``,
+        ``players``, ``options``, ``seat`` and ``to_act`` are added by the match.
+        """
+
+    @abstractmethod
+    def determinize(self, view: dict[str, Any], rng: Rng) -> S:
+        """Sample a full state consistent with ``view`` (a seat's view, as :meth:`view` made it).
+
+        Unknown parts (other seats' hands and secret choices, the order of face-down decks)
+        are drawn from ``rng``. The result's view for the same seat equals ``view``. Agents
+        search over such states; they never see the true one.
+        """
+
+    @abstractmethod
+    def vary_secrets(self, state: S, seat: int, rng: Rng) -> S:
+        """Return a copy of ``state`` with everything hidden from ``seat`` redrawn.
+
+        Used by the conformance suite to prove that ``seat``'s view does not depend on the
+        secrets of others: the copy must differ from ``state`` only in what ``seat`` may not
+        know (other hands, pending secret choices, face-down order), and stay a legal state.
+        """
+
+    # -- notation and presentation -----------------------------------------------------
+
+    def seat_name(self, seat: int) -> str:
+        """The name of a seat in logs and menus (games use their player colours)."""
+        return f"seat {seat}"
+
+    def parse_action(self, state: S, seat: int, text: str) -> A:
+        """Read the notation of one of ``seat``'s legal actions.
+
+        The default compares :func:`normalize_notation` forms with every legal action; a
+        game may override it to accept abbreviations.
+        """
+        wanted = normalize_notation(text)
+        legal = self.legal_actions(state, seat)
+        for action in legal:
+            if normalize_notation(str(action)) == wanted:
+                return action
+        listing = "; ".join(str(a) for a in legal[:12])
+        more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
+        raise IllegalActionError(
+            seat,
+            text,
+            f"{text!r} is not a legal action for {self.seat_name(seat)} now; "
+            f"legal actions: {listing}{more}",
+        )
+
+    def explain_illegal(self, state: S, seat: int, action: Any) -> str | None:
+        """Optionally say why ``action`` is not legal for ``seat`` now (a rule, in words)."""
+        return None
+
+    def render_text(self, view: dict[str, Any]) -> str | None:
+        """Optionally render a view as text for the terminal; ``None`` prints the JSON."""
+        return None
