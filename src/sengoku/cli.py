@@ -1,0 +1,401 @@
+"""The ``sengoku`` command: list games, play in the terminal, simulate, replay records."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.json import JSON
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+import sengoku
+from sengoku.ai import make_agent
+from sengoku.core import (
+    IllegalActionError,
+    Match,
+    Outcome,
+    SengokuError,
+    describe_options,
+    get_game,
+)
+from sengoku.sim import run_games
+from sengoku.sim.runner import Summary, agent_seeds
+
+app = typer.Typer(
+    help="Sengoku: Shogun, Shitenno and Rising Sun with every rule enforced.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+OptionArg = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        help='A game option as NAME=VALUE (VALUE read as JSON if it can be: 3, true, "sun"); '
+        "repeat for several. `sengoku games` lists them.",
+    ),
+]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"sengoku {sengoku.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Sengoku: Shogun, Shitenno and Rising Sun with every rule enforced."""
+
+
+def _fail(message: str) -> typer.Exit:
+    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code=2)
+
+
+def _options(pairs: list[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise _fail(f"an option is NAME=VALUE, not {pair!r}")
+        try:
+            options[name.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            options[name.strip()] = text
+    return options
+
+
+def _players(game: str, players: int | None) -> int:
+    try:
+        counts = get_game(game).player_counts
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
+    return counts[0] if players is None else players
+
+
+@app.command()
+def games(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """List the games with their player counts and options."""
+    listing: list[dict[str, Any]] = []
+    for name in sengoku.available_games():
+        game = get_game(name)
+        listing.append(
+            {
+                "name": name,
+                "title": game.title,
+                "players": list(game.player_counts),
+                "options": [o.to_json() for o in describe_options(game.options_type)],
+            }
+        )
+    if as_json:
+        typer.echo(json.dumps(listing, indent=2))
+        return
+    console = Console()
+    if not listing:
+        console.print("No games are registered.")
+    for entry in listing:
+        table = Table(
+            title=f"{entry['title']} ({entry['name']}), players: "
+            + ", ".join(map(str, entry["players"])),
+            title_justify="left",
+        )
+        table.add_column("option", style="bold")
+        table.add_column("default")
+        table.add_column("values")
+        table.add_column("meaning")
+        for option in entry["options"]:
+            schema = option["schema"]
+            values = schema.get("enum") or [
+                f"{schema.get('minimum', '')}..{schema.get('maximum', '')}"
+                if "minimum" in schema or "maximum" in schema
+                else schema.get("type", "")
+            ]
+            table.add_row(
+                option["name"],
+                json.dumps(option["default"]),
+                ", ".join(map(str, values)),
+                option["description"],
+            )
+        console.print(table)
+
+
+def _outcome_table(match: Match, outcome: Outcome, agents: list[str] | None = None) -> Table:
+    table = Table(title="Final result", title_justify="left")
+    for column in ("place", "seat", "player", "score"):
+        table.add_column(column)
+    if agents:
+        table.add_column("agent")
+    for seat in outcome.ranking:
+        row = [
+            str(outcome.ranks[seat]),
+            str(seat),
+            match.game.seat_name(seat),
+            f"{outcome.scores[seat]:g}",
+        ]
+        table.add_row(*row, *([agents[seat]] if agents else []))
+    return table
+
+
+def _show_view(console: Console, match: Match, seat: int) -> None:
+    view = match.view(seat)
+    text = match.game.render_text(view)
+    if text is None:
+        console.print(JSON(json.dumps(view)))
+    else:
+        console.print(text, highlight=False)
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Argument(help="The game, e.g. shitenno (see `sengoku games`).")],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Number of players.")
+    ] = None,
+    seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat (0-based).")] = 0,
+    bots: Annotated[str, typer.Option("--bots", help="Agent for the other seats.")] = "random",
+    seed: Annotated[int | None, typer.Option(help="Seed of the match (default: random).")] = None,
+    option: OptionArg = None,
+    save: Annotated[Path | None, typer.Option(help="Write the record here at the end.")] = None,
+) -> None:
+    """Play in the terminal against bots: your view, numbered legal actions and the log."""
+    console = Console()
+    count = _players(game, players)
+    try:
+        match = sengoku.new_match(game, count, seed=seed, options=_options(option))
+        if not 0 <= seat < count:
+            raise _fail(f"--seat must be between 0 and {count - 1}")
+        seeds = agent_seeds(match.seed or 0, count)
+        agents = {s: make_agent(bots, seeds[s]) for s in range(count) if s != seat}
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
+    me = match.game.seat_name(seat)
+    console.print(
+        f"[bold]{match.game.title}[/], {count} players, seed {match.seed}. "
+        f"You are {me} (seat {seat})."
+    )
+    shown = 0
+    while match.outcome() is None:
+        for line in match.log(seat, since=shown):
+            console.print(f"  [dim]·[/] {line}", highlight=False)
+        shown = match.log_length
+        waiting = match.to_act()
+        bot_seats = [s for s in waiting if s != seat]
+        if bot_seats:
+            s = bot_seats[0]
+            bot = agents[s]
+            match.act(
+                s, bot.choose(match.view(s) if bot.needs_view else None, match.legal_actions(s))
+            )
+            continue
+        if not _human_turn(console, match, seat):
+            console.print("You left the game.")
+            break
+    else:
+        for line in match.log(seat, since=shown):
+            console.print(f"  [dim]·[/] {line}", highlight=False)
+        outcome = match.outcome()
+        assert outcome is not None
+        console.print(_outcome_table(match, outcome))
+    if save is not None:
+        save.write_text(json.dumps(match.to_record(), indent=1))
+        console.print(f"Record written to {save}.")
+
+
+def _human_turn(console: Console, match: Match, seat: int) -> bool:
+    """Ask for one action of ``seat``; ``False`` if the player quits."""
+    _show_view(console, match, seat)
+    legal = match.legal_actions(seat)
+    for number, action in enumerate(legal, 1):
+        console.print(f"  [bold cyan]{number:>3}[/] {action}", highlight=False)
+    while True:
+        try:
+            answer = console.input("[bold]Your action[/] (number or notation, q to quit): ")
+        except EOFError:
+            return False
+        answer = answer.strip()
+        if answer.lower() in {"q", "quit"}:
+            return False
+        try:
+            if answer.isdigit():
+                if not 1 <= int(answer) <= len(legal):
+                    raise IllegalActionError(seat, answer, f"choose 1 to {len(legal)}")
+                match.act(seat, legal[int(answer) - 1])
+            else:
+                match.act(seat, answer)
+            return True
+        except IllegalActionError as exc:
+            console.print(f"[red]{exc.reason}[/]", highlight=False)
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="The game to simulate.")],
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="Number of games.")] = 100,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players per game.")
+    ] = None,
+    agents: Annotated[
+        str, typer.Option(help="Comma-separated agent specs, one per seat, or one for every seat.")
+    ] = "random",
+    seed: Annotated[int, typer.Option(min=0, help="Seed of game 0; game i uses seed+i.")] = 0,
+    jobs: Annotated[int, typer.Option(min=0, help="Processes to use; 0 = all cores.")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Write every record to this JSONL file.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    option: OptionArg = None,
+) -> None:
+    """Play many games between agents and sum up wins and scores per seat and per agent."""
+    count = _players(game, players)
+    specs = [s.strip() for s in agents.split(",") if s.strip()]
+    if len(specs) == 1:
+        specs *= count
+    if len(specs) != count:
+        raise _fail(f"--agents needs 1 or {count} specs, not {len(specs)}")
+    workers = jobs or os.cpu_count() or 1
+    summary = Summary(count, tuple(specs))
+    results = run_games(game, n, count, specs, seed, _options(option), workers, out is not None)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=as_json,
+        transient=True,
+    )
+    start = time.perf_counter()
+    try:
+        with progress, out.open("wb") if out else open(os.devnull, "wb") as sink:
+            task = progress.add_task(f"{game}: {n} games", total=n)
+            for result in results:
+                summary.add(result)
+                if result.record is not None:
+                    sink.write(msgspec.json.encode(result.record) + b"\n")
+                progress.advance(task)
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
+    summary.seconds = time.perf_counter() - start
+    data = summary.to_json()
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    console = Console()
+    seats = Table(
+        title=f"{n} games of {game}, {count} players, seeds {seed}..{seed + n - 1}",
+        title_justify="left",
+    )
+    for column in ("seat", "agent", "wins", "win rate", "mean score"):
+        seats.add_column(column)
+    for row in data["per_seat"]:
+        seats.add_row(
+            str(row["seat"]),
+            row["agent"],
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.1%}",
+            f"{row['mean_score']:.2f}",
+        )
+    console.print(seats)
+    per_agent = Table(title="Per agent", title_justify="left")
+    for column in ("agent", "seats", "wins", "win rate per seat", "mean score"):
+        per_agent.add_column(column)
+    for spec, row in data["per_agent"].items():
+        per_agent.add_row(
+            spec,
+            str(row["seats"]),
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.1%}",
+            f"{row['mean_score']:.2f}",
+        )
+    console.print(per_agent)
+    console.print(
+        f"{data['actions']} actions in {data['seconds']:.2f} s: "
+        f"{data['actions_per_second'] or 0:,.0f} actions per second."
+    )
+    if out:
+        console.print(f"Records written to {out}.")
+
+
+def _read_record(path: Path, index: int) -> dict[str, Any]:
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise _fail(f"cannot read {path}: {exc.strerror}") from None
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        if path.suffix == ".jsonl" or (
+            len(lines) > 1 and lines[0].lstrip().startswith("{") and lines[0].rstrip().endswith("}")
+        ):
+            if not 0 <= index < len(lines):
+                raise _fail(f"{path} holds {len(lines)} records; --index {index} is out of range")
+            record = json.loads(lines[index])
+        else:
+            record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _fail(f"{path} is not JSON: {exc}") from None
+    if not isinstance(record, dict):
+        raise _fail(f"{path} does not hold a record")
+    return record
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A record (.json) or a file of records (.jsonl).")],
+    index: Annotated[int, typer.Option(help="Which record of a .jsonl file (0-based).")] = 0,
+    seat: Annotated[
+        int | None,
+        typer.Option(help="Follow this seat's log and view (default: what a spectator sees)."),
+    ] = None,
+    step: Annotated[bool, typer.Option(help="Wait for Enter after each action.")] = False,
+) -> None:
+    """Step through a recorded match: every action, the log, and the result."""
+    console = Console()
+    record = _read_record(file, index)
+    try:
+        final = Match.from_record(record)
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
+    if seat is not None and not 0 <= seat < final.players:
+        raise _fail(f"--seat must be between 0 and {final.players - 1}")
+    match = sengoku.new_match(final.game.name, final.players, final.seed, record["options"])
+    console.print(
+        f"[bold]{final.game.title}[/], {final.players} players, seed {final.seed}, "
+        f"{len(record['actions'])} actions."
+    )
+    shown = 0
+    for number, (actor, text) in enumerate(record["actions"], 1):
+        match.act(actor, text)
+        console.print(
+            f"[bold cyan]{number:>4}[/] {match.game.seat_name(actor)}: {text}", highlight=False
+        )
+        for line in match.log(seat, since=shown):
+            console.print(f"       [dim]·[/] {line}", highlight=False)
+        shown = match.log_length
+        if step:
+            try:
+                if console.input("[dim](Enter: next, q: stop)[/] ").strip().lower() == "q":
+                    return
+            except EOFError:
+                return
+    if seat is not None:
+        _show_view(console, match, seat)
+    outcome = match.outcome()
+    if outcome is None:
+        console.print("The record ends before the game does.")
+    else:
+        console.print(_outcome_table(match, outcome))

@@ -1,0 +1,141 @@
+"""The `sengoku` command and the simulator, run in-process on the test game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sengoku.cli import app
+from sengoku.core import Match
+from sengoku.sim import play_match, run_games, summarize
+
+runner = CliRunner()
+
+
+def test_help_and_version() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("games", "play", "simulate", "replay"):
+        assert command in result.output
+    assert runner.invoke(app, ["--version"]).output.startswith("sengoku 0.")
+
+
+def test_games_lists_counts_and_options() -> None:
+    result = runner.invoke(app, ["games", "--json"])
+    assert result.exit_code == 0
+    games = {g["name"]: g for g in json.loads(result.output)}
+    assert games["auction"]["players"] == [2, 3, 4]
+    assert [o["name"] for o in games["auction"]["options"]] == [
+        "rounds",
+        "coins",
+        "hand",
+        "tie_break",
+    ]
+    table = runner.invoke(app, ["games"])
+    assert "tie_break" in table.output and "Rounds to play." in table.output
+
+
+def test_play_against_bots_to_the_end_and_save(tmp_path: Path) -> None:
+    """Numbers and notation both work; a wrong entry is explained and asked again."""
+    save = tmp_path / "game.json"
+    answers = "9\nbid 7\nbid 1\n" + "1\n" * 40
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "auction",
+            "-p",
+            "2",
+            "--seat",
+            "0",
+            "--seed",
+            "3",
+            "-o",
+            "rounds=2",
+            "--save",
+            str(save),
+        ],
+        input=answers,
+    )
+    assert result.exit_code == 0, result.output
+    assert "choose 1 to 5" in result.output
+    assert "'bid 7' is not a legal action for Red now" in result.output
+    assert "Final result" in result.output
+    record = json.loads(save.read_text())
+    assert record["actions"][0] in ([0, "bid 1"], [1, "bid 0"], [1, "bid 1"])
+    assert [0, "bid 1"] in record["actions"]
+    assert Match.from_record(record).outcome() is not None
+
+
+def test_play_quit_and_bad_arguments() -> None:
+    quit_result = runner.invoke(app, ["play", "auction", "-p", "2", "--seed", "1"], input="q\n")
+    assert quit_result.exit_code == 0 and "You left the game." in quit_result.output
+    for args, message in [
+        (["play", "chess"], "unknown game 'chess'"),
+        (["play", "auction", "-p", "7"], "not 7"),
+        (["play", "auction", "--seat", "5"], "--seat must be between 0 and 1"),
+        (["play", "auction", "-o", "rounds"], "an option is NAME=VALUE"),
+        (["play", "auction", "-o", "rounds=0"], "option 'rounds'"),
+        (["simulate", "auction", "-p", "3", "--agents", "random,random"], "needs 1 or 3 specs"),
+        (["simulate", "auction", "--agents", "genius"], "unknown agent 'genius'"),
+    ]:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, args
+        assert message in result.output, (args, result.output)
+
+
+def test_simulate_json_summary_and_records(tmp_path: Path) -> None:
+    out = tmp_path / "records.jsonl"
+    result = runner.invoke(
+        app,
+        ["simulate", "auction", "-n", "40", "-p", "3", "--seed", "7", "--out", str(out), "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["games"] == 40 and summary["players"] == 3
+    assert summary["wins"]["random"] == pytest.approx(40)
+    assert sum(row["wins"] for row in summary["per_seat"]) == pytest.approx(40)
+    assert summary["actions_per_second"] > 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 40
+    assert json.loads(lines[3])["seed"] == 10
+    table = runner.invoke(
+        app, ["simulate", "auction", "-n", "5", "-p", "2", "--agents", "random,random"]
+    )
+    assert table.exit_code == 0 and "Per agent" in table.output
+
+
+def test_simulation_is_the_same_with_several_processes() -> None:
+    """Game i always gets seed S+i and the same agent seeds, however many processes run it."""
+    one = [(r.index, r.outcome) for r in run_games("auction", 12, 3, ["random"] * 3, seed=5)]
+    two = [
+        (r.index, r.outcome) for r in run_games("auction", 12, 3, ["random"] * 3, seed=5, jobs=2)
+    ]
+    assert one == two
+    summary, results = summarize(
+        run_games("auction", 12, 3, ["random"] * 3, seed=5), 3, ["random"] * 3
+    )
+    assert summary.games == 12 and [r.index for r in results] == list(range(12))
+    assert results[0].outcome == play_match("auction", 3, 5, ["random"] * 3).outcome()
+
+
+def test_replay_steps_through_a_record(tmp_path: Path) -> None:
+    match = play_match("auction", 2, 21, ["random", "random"])
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(match.to_record()))
+    result = runner.invoke(app, ["replay", str(path), "--seat", "1"])
+    assert result.exit_code == 0, result.output
+    for number, (seat, text) in enumerate(match.to_record()["actions"], 1):
+        assert f"{number} {['Red', 'Blue'][seat]}: {text}" in " ".join(result.output.split())
+    assert "Final result" in result.output
+    stepped = runner.invoke(app, ["replay", str(path), "--step"], input="\nq\n")
+    assert stepped.exit_code == 0 and "Final result" not in stepped.output
+    jsonl = tmp_path / "r.jsonl"
+    jsonl.write_text(path.read_text().replace("\n", "") + "\n" + path.read_text() + "\n")
+    assert runner.invoke(app, ["replay", str(jsonl), "--index", "1"]).exit_code == 0
+    assert "out of range" in runner.invoke(app, ["replay", str(jsonl), "--index", "5"]).output
+    path.write_text("{not json")
+    assert "is not JSON" in runner.invoke(app, ["replay", str(path)]).output
