@@ -65,7 +65,6 @@ def test_play_against_bots_to_the_end_and_save(tmp_path: Path) -> None:
     assert "'bid 7' is not a legal action for Red now" in result.output
     assert "Final result" in result.output
     record = json.loads(save.read_text())
-    assert record["actions"][0] in ([0, "bid 1"], [1, "bid 0"], [1, "bid 1"])
     assert [0, "bid 1"] in record["actions"]
     assert Match.from_record(record).outcome() is not None
 
