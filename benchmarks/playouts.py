@@ -119,15 +119,21 @@ def main() -> None:
             row["actions_x_calib"] = row["actions_per_second"] / calib
             row["clones_x_calib"] = row["clones_per_second"] / calib
             rows.append(row)
-    info = {"python": platform.python_version(), "machine": platform.machine(),
-            "calibration_loops_per_second": calib}
+    info = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "calibration_loops_per_second": calib,
+    }
     if args.json:
         print(json.dumps({"info": info, "results": rows}, indent=2))
         return
-    print(f"Python {info['python']} on {info['machine']}; calibration loop: {calib:,.0f} "
-          "iterations/s")
-    header = ("| game | players | actions/game | actions/s | x calib | games/s | ms/game "
-              "| clones/s | x calib |")
+    print(
+        f"Python {info['python']} on {info['machine']}; calibration loop: {calib:,.0f} iterations/s"
+    )
+    header = (
+        "| game | players | actions/game | actions/s | x calib | games/s | ms/game "
+        "| clones/s | x calib |"
+    )
     print(header)
     print("|" + "---|" * 9)
     for r in rows:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sengoku
 from sengoku import IllegalActionError, Match, RecordError, Rng, SetupError
@@ -193,3 +195,40 @@ def test_determinize_needs_a_seat_view() -> None:
 def test_view_of_a_seat_that_does_not_exist_is_an_error() -> None:
     with pytest.raises(IllegalActionError, match="no seat 3 in this 3-player match"):
         started().view(3)
+
+
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seat=junk | st.integers(min_value=-2, max_value=5), action=junk)
+def test_any_junk_is_refused_with_a_reason_and_changes_nothing(
+    seat: object, action: object
+) -> None:
+    """Bad input anywhere gets an IllegalActionError (never another exception) and no change."""
+    match = started(seed=2)
+    match.act(1, "bid 2")
+    before = (json.dumps(match.to_record()), json.dumps([match.view(s) for s in range(3)]))
+    try:
+        match.act(seat, action)  # type: ignore[arg-type]
+    except IllegalActionError as error:
+        assert error.reason
+        assert (
+            json.dumps(match.to_record()),
+            json.dumps([match.view(s) for s in range(3)]),
+        ) == before
+    else:  # only a real legal action of a seat that may act gets through
+        assert seat in (0, 2) and str(action) in {f"bid {n}" for n in range(5)}
+
+
+def test_views_are_fresh_objects_that_callers_may_change() -> None:
+    match = started()
+    view = match.view(0)
+    view["options"]["rounds"] = 99
+    view["coins"][0] = 99
+    assert match.view(0)["options"]["rounds"] == 3 and match.view(0)["coins"][0] == 4
+    assert match.to_record()["options"]["rounds"] == 3

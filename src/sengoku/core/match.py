@@ -223,7 +223,7 @@ class Match:
         view = {
             "game": self.game.name,
             "players": self.players,
-            "options": self._options_json,
+            "options": dict(self._options_json),
             "seat": seat,
             "to_act": self.to_act(),
         }
@@ -254,7 +254,7 @@ class Match:
             "version": RECORD_VERSION,
             "game": self.game.name,
             "players": self.players,
-            "options": self._options_json,
+            "options": dict(self._options_json),
             "seed": self.seed,
             "actions": [[seat, str(action)] for seat, action in self._history],
             "outcome": outcome.to_json() if outcome else None,
