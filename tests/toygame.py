@@ -104,6 +104,13 @@ class Auction(Game[State, Bid | Play]):
         s.winner = None
         return s
 
+    def initial_log(self, state: State) -> Sequence[LogEntry]:
+        return [
+            private(f"{COLOURS[p]} is dealt {', '.join(map(str, hand))}", p)
+            for p, hand in enumerate(state.hands)
+            if hand
+        ]
+
     def clone(self, state: State) -> State:
         s = State()
         s.players, s.options, s.round, s.phase = (

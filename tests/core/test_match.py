@@ -108,7 +108,7 @@ def test_act_all_applies_a_whole_sequence_or_nothing() -> None:
 
 
 def test_log_lines_are_shown_only_to_the_seats_allowed_to_read_them() -> None:
-    match = started(players=2, tie_break="lowest_seat")
+    match = started(players=2, tie_break="lowest_seat", hand=0)
     match.act(0, "bid 2")
     assert match.log(0) == ["Red bids 2"]
     assert match.log(1) == [] and match.log(None) == []
@@ -120,6 +120,17 @@ def test_log_lines_are_shown_only_to_the_seats_allowed_to_read_them() -> None:
     assert match.log(0)[:2] == ["Red bids 2", public]
     assert match.log(0)[2].startswith("Red draws ") and int(match.log(0)[2].split()[-1]) in drawn
     assert match.log(0, since=2) == match.log(0)[1:]
+
+
+def test_the_set_up_has_its_own_log_lines() -> None:
+    """Each seat reads the line of its own starting hand and no other."""
+    match = started(players=3)
+    for seat in range(3):
+        (line,) = match.log(seat)
+        colour = ("Red", "Blue", "Green")[seat]
+        assert line == f"{colour} is dealt {match.view(seat)['hand'][0]}"
+    assert match.log(None) == []
+    assert match.clone().log(1) == match.log(1)
 
 
 def test_record_replays_and_checks_the_stated_outcome() -> None:

@@ -98,3 +98,14 @@ def test_registry_names_and_lazy_targets() -> None:
     with pytest.raises(ValueError, match="lower-case"):
         register("Bad Name", Auction())
     assert isinstance(get_game("auction"), Auction)
+
+
+class WithTuple(GameOptions):
+    sizes: Annotated[tuple[int, ...], Meta(description="Sizes.")] = (1, 2)
+
+
+def test_options_json_is_what_json_reads_back() -> None:
+    """Tuples in options become lists, so records and views survive a JSON round trip."""
+    as_json = options_to_json(parse_options(WithTuple, {"sizes": [3, 4]}))
+    assert as_json == {"sizes": [3, 4]}
+    assert parse_options(WithTuple, as_json) == WithTuple(sizes=(3, 4))

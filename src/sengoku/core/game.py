@@ -95,6 +95,10 @@ class Game(ABC, Generic[S, A]):
     def setup(self, players: int, options: Any, rng: Rng) -> S:
         """Return the initial state for ``players`` seats (0-based) and validated ``options``."""
 
+    def initial_log(self, state: S) -> Sequence[LogEntry]:
+        """The log lines of the set-up (for example each seat's secret starting hand)."""
+        return ()
+
     @abstractmethod
     def clone(self, state: S) -> S:
         """Return an independent copy of ``state``; it must be cheap (no ``deepcopy``)."""

@@ -89,7 +89,9 @@ class Match:
         parsed = parse_options(rules.options_type, options)
         rng = Rng(seed)
         state = rules.setup(players, parsed, rng)
-        return cls(rules, players, parsed, seed, state, rng)
+        match = cls(rules, players, parsed, seed, state, rng)
+        match._log.extend(rules.initial_log(state))
+        return match
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], verify: bool = True) -> Match:

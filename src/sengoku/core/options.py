@@ -81,8 +81,9 @@ def _explain(cls: type[GameOptions], message: str) -> str:
 
 
 def options_to_json(options: GameOptions) -> dict[str, Any]:
-    """Return the options as a JSON-ready dict (enums become their values)."""
-    result: dict[str, Any] = msgspec.to_builtins(options)
+    """Return the options as JSON data: what ``json.loads`` would give (enums become their
+    values, tuples become lists)."""
+    result: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(options))
     return result
 
 
