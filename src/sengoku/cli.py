@@ -12,6 +12,7 @@ import msgspec
 import typer
 from rich.console import Console
 from rich.json import JSON
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -111,29 +112,22 @@ def games(
     if not listing:
         console.print("No games are registered.")
     for entry in listing:
-        table = Table(
-            title=f"{entry['title']} ({entry['name']}), players: "
-            + ", ".join(map(str, entry["players"])),
-            title_justify="left",
-        )
-        table.add_column("option", style="bold")
-        table.add_column("default")
-        table.add_column("values")
-        table.add_column("meaning")
+        counts = ", ".join(map(str, entry["players"]))
+        console.print(f"[bold]{entry['title']}[/] ([cyan]{entry['name']}[/]), players: {counts}")
         for option in entry["options"]:
             schema = option["schema"]
-            values = schema.get("enum") or [
-                f"{schema.get('minimum', '')}..{schema.get('maximum', '')}"
-                if "minimum" in schema or "maximum" in schema
-                else schema.get("type", "")
-            ]
-            table.add_row(
-                option["name"],
-                json.dumps(option["default"]),
-                ", ".join(map(str, values)),
-                option["description"],
+            if "enum" in schema:
+                values = " | ".join(map(str, schema["enum"]))
+            elif "minimum" in schema or "maximum" in schema:
+                values = f"{schema.get('minimum', '')}..{schema.get('maximum', '')}"
+            else:
+                values = str(schema.get("type", ""))
+            default = json.dumps(option["default"])
+            console.print(
+                f"  [bold]{option['name']}[/] = {default}  [dim]({values})[/]", highlight=False
             )
-        console.print(table)
+            console.print(Padding(option["description"], (0, 0, 0, 6)), highlight=False)
+        console.print()
 
 
 def _outcome_table(match: Match, outcome: Outcome, agents: list[str] | None = None) -> Table:

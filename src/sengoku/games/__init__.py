@@ -4,4 +4,4 @@ from sengoku.core.registry import register
 
 __all__ = ["register"]
 
-# register("shitenno", "sengoku.games.shitenno:Shitenno")
+register("shitenno", "sengoku.games.shitenno:Shitenno")
