@@ -5,3 +5,4 @@ from sengoku.core.registry import register
 __all__ = ["register"]
 
 register("shitenno", "sengoku.games.shitenno:Shitenno")
+register("shogun", "sengoku.games.shogun:Shogun")

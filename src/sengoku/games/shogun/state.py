@@ -1,0 +1,206 @@
+"""The state of a Shogun match: one slotted object of flat lists, cheap to clone."""
+
+from __future__ import annotations
+
+from sengoku.core import LogEntry
+
+from .data import Board
+from .options import ShogunOptions
+from .tower import Tower
+
+# phases
+DRAFT = 0
+PLAN = 1
+POSITION = 2
+TARGET = 3
+ARMIES = 4
+WINTER = 5
+OVER = 6
+PHASE_NAMES = ("draft", "plan", "position", "target", "armies", "winter", "over")
+SEASONS = ("spring", "summer", "autumn", "winter")
+
+# building bits
+CASTLE = 1
+TEMPLE = 2
+THEATRE = 4
+BUILDING_BITS = (CASTLE, TEMPLE, THEATRE)
+
+# pending decision kinds
+BATTLE = 0
+RECRUIT_MOVE = 1
+
+# plan entry status
+PENDING = 0
+DONE = 1
+CANCELLED = 2
+
+UNSET_BID = -9
+
+
+class State:
+    """Everything about one match. Province ids index the flat per-province lists."""
+
+    __slots__ = (
+        "action_idx",
+        "action_order",
+        "armies",
+        "autumn_order",
+        "bid",
+        "bid_card",
+        "bids_revealed",
+        "bld",
+        "board",
+        "bsupply",
+        "chooser_idx",
+        "choosers",
+        "deck_bottom",
+        "deck_top",
+        "draft_drawn",
+        "draft_order",
+        "draft_up",
+        "event",
+        "events_left",
+        "final_scores",
+        "hand",
+        "hand_size",
+        "last_seen",
+        "markers",
+        "markers_left",
+        "money",
+        "options",
+        "owner",
+        "pending",
+        "phase",
+        "plan",
+        "plan_n",
+        "players",
+        "pos_idx",
+        "pos_of",
+        "positions",
+        "revealed_n",
+        "revolt_bonus",
+        "revolt_left",
+        "rice",
+        "season",
+        "season_events",
+        "setup_log",
+        "specials",
+        "stacks_left",
+        "status",
+        "supply",
+        "tower",
+        "vp",
+        "winter_queue",
+        "year",
+        "year_events",
+    )
+
+    players: int
+    options: ShogunOptions
+    board: Board
+    phase: int
+    year: int
+    season: int
+    owner: list[int]
+    armies: list[int]
+    bld: list[int]
+    markers: list[int]
+    markers_left: int
+    money: list[int]
+    rice: list[int]
+    vp: list[int]
+    supply: list[int]
+    tower: Tower
+    bsupply: list[int]
+    events_left: list[int]
+    year_events: list[int]
+    season_events: list[int]
+    event: int
+    action_order: list[int]
+    action_idx: int
+    pos_idx: int
+    revealed_n: int
+    specials: list[int]
+    plan: list[list[int]]
+    status: list[list[int]]
+    plan_n: list[int]
+    bid: list[int]
+    bid_card: list[int]
+    bids_revealed: bool
+    hand: list[list[int]]
+    hand_size: list[int]
+    choosers: list[int]
+    chooser_idx: int
+    positions: list[int]
+    pos_of: list[int]
+    pending: list[int]
+    autumn_order: list[int]
+    winter_queue: list[int]
+    revolt_left: list[int]
+    revolt_bonus: int
+    draft_order: list[int]
+    draft_drawn: int
+    draft_up: list[int]
+    deck_top: list[int]
+    deck_bottom: list[int]
+    last_seen: list[list[int]]
+    stacks_left: list[list[int]]
+    final_scores: list[int] | None
+    setup_log: tuple[LogEntry, ...]
+
+    def clone(self) -> State:
+        """An independent copy (lists copied, immutable parts shared)."""
+        s = State.__new__(State)
+        s.players = self.players
+        s.options = self.options
+        s.board = self.board
+        s.phase = self.phase
+        s.year = self.year
+        s.season = self.season
+        s.owner = self.owner.copy()
+        s.armies = self.armies.copy()
+        s.bld = self.bld.copy()
+        s.markers = self.markers.copy()
+        s.markers_left = self.markers_left
+        s.money = self.money.copy()
+        s.rice = self.rice.copy()
+        s.vp = self.vp.copy()
+        s.supply = self.supply.copy()
+        s.tower = self.tower.clone()
+        s.bsupply = self.bsupply.copy()
+        s.events_left = self.events_left.copy()
+        s.year_events = self.year_events.copy()
+        s.season_events = self.season_events.copy()
+        s.event = self.event
+        s.action_order = self.action_order.copy()
+        s.action_idx = self.action_idx
+        s.pos_idx = self.pos_idx
+        s.revealed_n = self.revealed_n
+        s.specials = self.specials.copy()
+        s.plan = [p.copy() for p in self.plan]
+        s.status = [p.copy() for p in self.status]
+        s.plan_n = self.plan_n.copy()
+        s.bid = self.bid.copy()
+        s.bid_card = self.bid_card.copy()
+        s.bids_revealed = self.bids_revealed
+        s.hand = [h.copy() for h in self.hand]
+        s.hand_size = self.hand_size.copy()
+        s.choosers = self.choosers.copy()
+        s.chooser_idx = self.chooser_idx
+        s.positions = self.positions.copy()
+        s.pos_of = self.pos_of.copy()
+        s.pending = self.pending.copy()
+        s.autumn_order = self.autumn_order.copy()
+        s.winter_queue = self.winter_queue.copy()
+        s.revolt_left = self.revolt_left.copy()
+        s.revolt_bonus = self.revolt_bonus
+        s.draft_order = self.draft_order.copy()
+        s.draft_drawn = self.draft_drawn
+        s.draft_up = self.draft_up.copy()
+        s.deck_top = self.deck_top.copy()
+        s.deck_bottom = self.deck_bottom.copy()
+        s.last_seen = [x.copy() for x in self.last_seen]
+        s.stacks_left = [x.copy() for x in self.stacks_left]
+        s.final_scores = None if self.final_scores is None else self.final_scores.copy()
+        s.setup_log = self.setup_log
+        return s
