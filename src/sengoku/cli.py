@@ -163,7 +163,13 @@ def play(
         int | None, typer.Option("--players", "-p", help="Number of players.")
     ] = None,
     seat: Annotated[int, typer.Option("--seat", "-s", help="Your seat (0-based).")] = 0,
-    bots: Annotated[str, typer.Option("--bots", help="Agent for the other seats.")] = "random",
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Agent for the other seats: easy, normal, hard, random, heuristic or ismcts:N.",
+        ),
+    ] = "random",
     seed: Annotated[int | None, typer.Option(help="Seed of the match (default: random).")] = None,
     option: OptionArg = None,
     save: Annotated[Path | None, typer.Option(help="Write the record here at the end.")] = None,
@@ -246,7 +252,11 @@ def simulate(
         int | None, typer.Option("--players", "-p", help="Players per game.")
     ] = None,
     agents: Annotated[
-        str, typer.Option(help="Comma-separated agent specs, one per seat, or one for every seat.")
+        str,
+        typer.Option(
+            help="Comma-separated agent specs (random, heuristic, easy, normal, hard, "
+            "ismcts:N), one per seat or one for all."
+        ),
     ] = "random",
     seed: Annotated[int, typer.Option(min=0, help="Seed of game 0; game i uses seed+i.")] = 0,
     jobs: Annotated[int, typer.Option(min=0, help="Processes to use; 0 = all cores.")] = 1,

@@ -5,6 +5,22 @@
 'bid 0'
 """
 
-from .agents import AGENT_SPECS, Agent, AgentSpecError, RandomAgent, make_agent
+from .agents import (
+    AGENT_SPECS,
+    LEVELS,
+    Agent,
+    AgentSpecError,
+    HeuristicAgent,
+    RandomAgent,
+    make_agent,
+)
 
-__all__ = ["AGENT_SPECS", "Agent", "AgentSpecError", "RandomAgent", "make_agent"]
+__all__ = [
+    "AGENT_SPECS",
+    "LEVELS",
+    "Agent",
+    "AgentSpecError",
+    "HeuristicAgent",
+    "RandomAgent",
+    "make_agent",
+]

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from sengoku.core import Rng, SengokuError
+from sengoku.core import Rng, SengokuError, determinize, get_game
 
 
 class AgentSpecError(SengokuError, ValueError):
@@ -45,14 +45,64 @@ class RandomAgent(Agent):
         return self.rng.choice(legal)
 
 
-#: Agent specs the CLI and the simulator accept, each with a factory taking a seed.
-AGENT_SPECS: dict[str, Callable[[int], Agent]] = {"random": RandomAgent}
+class HeuristicAgent(Agent):
+    """Plays the game's heuristic (:meth:`~sengoku.core.Game.policy`) on a state sampled
+    from its view; a uniformly random action where the game has no opinion."""
+
+    def choose(self, view: dict[str, Any] | None, legal: Sequence[Any]) -> Any:
+        """Return the game heuristic's choice among ``legal``."""
+        if len(legal) == 1:
+            return legal[0]
+        assert view is not None, "the heuristic agent needs the seat's view"
+        game = get_game(view["game"])
+        sample = determinize(view, self.rng)
+        choice = game.policy(sample.state, view["seat"], list(legal), self.rng)
+        return self.rng.choice(legal) if choice is None else choice
+
+
+def _ismcts(seed: int, **settings: Any) -> Agent:
+    from .ismcts import ISMCTSAgent  # here, since ismcts imports this module
+
+    return ISMCTSAgent(seed, **settings)
+
+
+#: The difficulty levels: what each is, for people choosing an opponent and for docs/ai.md.
+LEVELS: dict[str, dict[str, Any]] = {
+    "easy": {"agent": "heuristic"},
+    "normal": {"agent": "ismcts", "iterations": 100, "time_limit": 1.0, "playout": "heuristic"},
+    "hard": {"agent": "ismcts", "iterations": 400, "time_limit": 1.8, "playout": "heuristic"},
+}
+
+#: Agent specs the CLI and the simulator accept, each with a factory taking a seed; besides
+#: these, ``ismcts:ITERATIONS`` names a search agent with that many iterations per decision.
+AGENT_SPECS: dict[str, Callable[[int], Agent]] = {
+    "random": RandomAgent,
+    "heuristic": HeuristicAgent,
+    "easy": HeuristicAgent,
+    "normal": lambda seed: _ismcts(seed, **_settings("normal")),
+    "hard": lambda seed: _ismcts(seed, **_settings("hard")),
+}
+
+
+def _settings(level: str) -> dict[str, Any]:
+    return {k: v for k, v in LEVELS[level].items() if k != "agent"}
 
 
 def make_agent(spec: str, seed: int) -> Agent:
-    """Build the agent that ``spec`` names (for example ``"random"``), seeded with ``seed``."""
-    factory = AGENT_SPECS.get(spec.strip().lower())
+    """Build the agent that ``spec`` names, seeded with ``seed``.
+
+    Specs: ``random``, ``heuristic``, ``ismcts:ITERATIONS`` (heuristic playouts), and the
+    levels ``easy``, ``normal`` and ``hard``.
+    """
+    name, _, arg = spec.strip().lower().partition(":")
+    if name == "ismcts":
+        if not arg.isdigit() or int(arg) < 1:
+            raise AgentSpecError(
+                f"ismcts needs a positive number of iterations, as in ismcts:200, not {spec!r}"
+            )
+        return _ismcts(seed, iterations=int(arg), playout="heuristic")
+    factory = AGENT_SPECS.get(name) if not arg else None
     if factory is None:
-        known = ", ".join(sorted(AGENT_SPECS))
+        known = ", ".join([*sorted(AGENT_SPECS), "ismcts:ITERATIONS"])
         raise AgentSpecError(f"unknown agent {spec!r}; known agents: {known}")
     return factory(seed)

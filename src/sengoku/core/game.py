@@ -160,6 +160,24 @@ class Game(ABC, Generic[S, A]):
         know (other hands, pending secret choices, face-down order), and stay a legal state.
         """
 
+    # -- hooks for agents ---------------------------------------------------------------
+
+    def policy(self, state: S, seat: int, legal: Sequence[A], rng: Rng) -> A | None:
+        """A quick heuristic choice among ``legal`` for ``seat``, or ``None`` for none.
+
+        Used by the heuristic agent (on a state sampled from its view) and by search
+        playouts. It may read only what ``seat`` could know; on a sampled state anything
+        else is a guess anyway. Draw chance only from ``rng``.
+        """
+        return None
+
+    def evaluate(self, state: S) -> Sequence[float] | None:
+        """Each seat's estimated share of a win from here (about 1 in all), or ``None``.
+
+        Search agents use it where they cut a playout short.
+        """
+        return None
+
     # -- notation and presentation -----------------------------------------------------
 
     def seat_name(self, seat: int) -> str:

@@ -237,6 +237,14 @@ class Match:
         return [e.text for e in self._log[since:] if e.visible_to(seat)]
 
     @property
+    def state(self) -> Any:
+        """The game state itself, for search on sampled matches and for tests.
+
+        Clients and agents never get a true match, only views; do not change the state.
+        """
+        return self._state
+
+    @property
     def log_length(self) -> int:
         """The number of lines in the whole log (for ``log(seat, since=...)``)."""
         return len(self._log)

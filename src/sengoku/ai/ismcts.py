@@ -1,0 +1,212 @@
+"""Information-set Monte Carlo tree search (ISMCTS) over determinized matches.
+
+Each iteration samples a full match consistent with the agent's view
+(:func:`sengoku.determinize`), walks the tree from the agent's decision by UCB with
+availability counts (Cowling, Powley and Whitehouse, 2012: a child is only a candidate in the
+iterations where its action is legal), adds one node, plays the rest out with a pluggable
+policy (random, or the game's heuristic), optionally cut short after some actions and scored
+by the game's evaluation, and credits each node with the reward of the seat that chose it, so
+three to five players each pursue their own result.
+
+Where the agent acts again straight after its own move (a Shogun plan is eleven such steps),
+the subtree under that move is kept for the next decision, but only when the new view is the
+one that move was expected to lead to: equal views mean the same information set, so the
+statistics still apply.
+
+The search never sees the true match: only the view it is handed, and its own chance.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from sengoku.core import Match, determinize, get_game
+
+from .agents import Agent
+
+
+class Node:
+    """One decision in the tree: its children by action, and its statistics."""
+
+    __slots__ = ("avail", "children", "reward", "seat", "visits")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+
+
+def outcome_rewards(match: Match) -> list[float]:
+    """Each seat's reward at the end: a share of the win, plus a little for a better place."""
+    outcome = match.outcome()
+    assert outcome is not None
+    n = len(outcome.scores)
+    win = outcome.rewards()
+    return [0.8 * win[s] + 0.2 * (n - outcome.ranks[s]) / (n - 1) for s in range(n)]
+
+
+class ISMCTSAgent(Agent):
+    """A single-observer ISMCTS agent.
+
+    Args:
+        seed: the agent's own seed (for determinizations, playouts and ties).
+        iterations: iterations per decision (``None``: as many as ``time_limit`` allows);
+            visits kept from the previous decision count towards it, down to a quarter.
+        time_limit: at most this many seconds per decision (``None``: no limit).
+        playout: ``"random"`` or ``"heuristic"`` (the game's :meth:`~sengoku.core.Game.policy`).
+        depth: cut playouts after this many actions and score them with the game's
+            :meth:`~sengoku.core.Game.evaluate` (``None``: play to the end).
+        exploration: the UCB exploration constant.
+
+    With an iteration budget and no time limit the agent is deterministic under its seed.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        iterations: int | None = 200,
+        time_limit: float | None = None,
+        playout: str = "random",
+        depth: int | None = None,
+        exploration: float = 0.7,
+    ) -> None:
+        super().__init__(seed)
+        if iterations is None and time_limit is None:
+            raise ValueError("ISMCTS needs an iteration budget, a time limit, or both")
+        if playout not in ("random", "heuristic"):
+            raise ValueError(f"playout is 'random' or 'heuristic', not {playout!r}")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.playout = playout
+        self.depth = depth
+        self.exploration = exploration
+        self.last_iterations = 0
+        self.reused_visits = 0
+        self._kept: tuple[dict[str, Any], Node] | None = None
+
+    def choose(self, view: dict[str, Any] | None, legal: Sequence[Any]) -> Any:
+        """Search from ``view`` and return the most visited of ``legal``."""
+        if len(legal) == 1:
+            return legal[0]
+        assert view is not None, "ISMCTS needs the seat's view"
+        me: int = view["seat"]
+        game = get_game(view["game"])
+        root = self._reusable(view) or Node(me)
+        self.reused_visits = sum(child.visits for child in root.children.values())
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        count = 0
+        budget = self.iterations
+        if budget is not None:  # visits kept from the last decision count towards it
+            budget = max(budget - self.reused_visits, budget // 4)
+        while budget is None or count < budget:
+            if deadline is not None and count and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, determinize(view, self.rng), me, game)
+            count += 1
+        self.last_iterations = count
+        wanted = {str(a): a for a in legal}
+        best = max(
+            (child.visits, child.reward, str(action))
+            for action, child in root.children.items()
+            if str(action) in wanted
+        )
+        chosen = wanted[best[2]]
+        self._keep(view, root, chosen, me)
+        return chosen
+
+    def _keep(self, view: dict[str, Any], root: Node, chosen: Any, me: int) -> None:
+        """Remember the subtree of ``chosen`` with the view it leads to, if the agent acts
+        again right away and that view is the same in every sample (nothing is revealed)."""
+        self._kept = None
+        child = root.children.get(chosen)
+        if child is None:
+            return
+        expected = None
+        for _ in range(2):
+            sample = determinize(view, self.rng)
+            sample.act(me, chosen)
+            if me not in sample.to_act():
+                return
+            next_view = sample.view(me)
+            if expected is not None and next_view != expected:
+                return
+            expected = next_view
+        if expected is not None:
+            self._kept = (expected, child)
+
+    def _reusable(self, view: dict[str, Any]) -> Node | None:
+        kept, self._kept = self._kept, None
+        if kept is not None and kept[0] == view:
+            return kept[1]
+        return None
+
+    def _iterate(self, root: Node, match: Match, me: int, game: Any) -> None:
+        rng = self.rng
+        node = root
+        path: list[Node] = []
+        c = self.exploration
+        while True:
+            to_act = match.to_act()
+            if not to_act:
+                break
+            seat = me if me in to_act else to_act[0]
+            legal = match.legal_actions(seat)
+            if len(legal) == 1 and node is not root:
+                match.act(seat, legal[0])
+                continue
+            children = node.children
+            untried = []
+            for action in legal:
+                child = children.get(action)
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.avail += 1
+            if untried:
+                action = untried[rng.randbelow(len(untried))]
+                child = children[action] = Node(seat)
+                child.avail = 1
+                match.act(seat, action)
+                path.append(child)
+                break
+            best_value = -1.0
+            best: tuple[Any, Node] | None = None
+            for action in legal:
+                child = children[action]
+                value = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if value > best_value:
+                    best_value, best = value, (action, child)
+            assert best is not None
+            match.act(seat, best[0])
+            node = best[1]
+            path.append(node)
+        rewards = self._playout(match, game)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += rewards[visited.seat]
+
+    def _playout(self, match: Match, game: Any) -> Sequence[float]:
+        rng = self.rng
+        heuristic = self.playout == "heuristic"
+        steps = 0
+        state = match.state
+        while True:
+            to_act = match.to_act()
+            if not to_act:
+                return outcome_rewards(match)
+            if self.depth is not None and steps >= self.depth:
+                values = game.evaluate(state)
+                if values is not None:
+                    return list(values)
+            seat = to_act[0]
+            legal = match.legal_actions(seat)
+            action = game.policy(state, seat, legal, rng) if heuristic else None
+            match.act(seat, legal[rng.randbelow(len(legal))] if action is None else action)
+            steps += 1

@@ -1,0 +1,152 @@
+"""Agents: seeded, legal, and blind to what their seat may not know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import sengoku
+from sengoku.ai import Agent, AgentSpecError, HeuristicAgent, RandomAgent, make_agent
+from sengoku.ai.ismcts import ISMCTSAgent
+from sengoku.core import Match, Rng, get_game
+from sengoku.sim import play_match
+
+GAMES = [("auction", 3), ("shitenno", 4), ("shogun", 4)]
+
+
+def agents_for(name: str) -> list[Agent]:
+    fast = 8 if name != "auction" else 30
+    return [
+        RandomAgent(1),
+        HeuristicAgent(2),
+        ISMCTSAgent(3, iterations=fast, playout="random"),
+        ISMCTSAgent(4, iterations=fast, playout="heuristic", depth=20),
+    ]
+
+
+def states_along_a_game(name: str, players: int, seed: int, every: int) -> list[Match]:
+    match = sengoku.new_match(name, players, seed=seed)
+    rng = Rng(seed)
+    kept = []
+    while match.outcome() is None:
+        if len(match.history) % every == 0:
+            kept.append(match.clone())
+        seat = match.to_act()[0]
+        match.act(seat, rng.choice(match.legal_actions(seat)))
+    return kept
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_agents_return_legal_actions_and_repeat_under_a_seed(name: str, players: int) -> None:
+    """Each agent picks one of the legal actions, and the same seed and view give the same pick."""
+    for match in states_along_a_game(name, players, seed=3, every=40)[:6]:
+        seat = match.to_act()[-1]
+        view, legal = match.view(seat), match.legal_actions(seat)
+        for first, second in zip(agents_for(name), agents_for(name), strict=True):
+            choice = first.choose(view, legal)
+            assert choice in legal
+            assert str(second.choose(view, legal)) == str(choice)
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_decisions_do_not_depend_on_other_seats_secrets(name: str, players: int) -> None:
+    """An agent given the view of a state whose hidden parts were redrawn decides the same:
+    it can only use what the seat may know."""
+    game = get_game(name)
+    for match in states_along_a_game(name, players, seed=5, every=37)[:5]:
+        seat = match.to_act()[0]
+        other = Match(
+            game, players, match.options, None, game.vary_secrets(match.state, seat, Rng(9)), Rng(1)
+        )
+        for first, second in zip(agents_for(name), agents_for(name), strict=True):
+            a = first.choose(match.view(seat), match.legal_actions(seat))
+            b = second.choose(other.view(seat), other.legal_actions(seat))
+            assert str(a) == str(b)
+
+
+class Spy(Agent):
+    """Records what the runner hands an agent."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.calls: list[tuple[Any, list[Any]]] = []
+
+    def choose(self, view: dict[str, Any] | None, legal: Any) -> Any:
+        self.calls.append((view, list(legal)))
+        return self.rng.choice(legal)
+
+
+def test_the_runner_hands_agents_views_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Agents get a seat's view (a plain JSON dict for their own seat) and the legal actions:
+    never the match or its state."""
+    spies: list[Spy] = []
+
+    def spy_factory(spec: str, seed: int) -> Agent:
+        spies.append(Spy(seed))
+        return spies[-1]
+
+    monkeypatch.setattr("sengoku.sim.runner.make_agent", spy_factory)
+    match = play_match("shitenno", 3, 11, ["x", "x", "x"])
+    assert match.outcome() is not None
+    for seat, spy in enumerate(spies):
+        assert spy.calls
+        for view, legal in spy.calls:
+            assert isinstance(view, dict) and view["seat"] == seat
+            assert all(
+                type(v) in (dict, list, str, int, float, bool, type(None)) for v in view.values()
+            )
+            assert legal
+
+
+def test_ismcts_beats_random_at_the_test_game() -> None:
+    """A modest search wins the auction clearly more often than its 1/3 share."""
+    wins = 0.0
+    for seed in range(30):
+        match = sengoku.new_match("auction", 3, seed=seed)
+        bots: list[Agent] = [
+            ISMCTSAgent(seed, iterations=60),
+            RandomAgent(seed + 100),
+            RandomAgent(seed + 200),
+        ]
+        while match.outcome() is None:
+            seat = match.to_act()[0]
+            match.act(seat, bots[seat].choose(match.view(seat), match.legal_actions(seat)))
+        outcome = match.outcome()
+        assert outcome is not None
+        wins += 1 / len(outcome.winners) if 0 in outcome.winners else 0
+    assert wins >= 17
+
+
+def test_agent_specs() -> None:
+    assert isinstance(make_agent("random", 1), RandomAgent)
+    assert isinstance(make_agent("Heuristic", 1), HeuristicAgent)
+    search = make_agent("ismcts:25", 1)
+    assert isinstance(search, ISMCTSAgent) and search.iterations == 25
+    hard = make_agent("hard", 1)
+    assert isinstance(hard, ISMCTSAgent) and hard.time_limit is not None
+    assert hard.time_limit <= 2.0
+    for bad in ("ismcts", "ismcts:0", "ismcts:many", "genius", "random:3"):
+        with pytest.raises(AgentSpecError):
+            make_agent(bad, 1)
+    with pytest.raises(ValueError, match="iteration budget"):
+        ISMCTSAgent(1, iterations=None, time_limit=None)
+
+
+def test_search_keeps_its_subtree_only_within_one_information_set() -> None:
+    """Across a seat's own consecutive planning steps the subtree of the chosen step is reused;
+    once the view is not the one expected (here another seat's planning progress, which is
+    public), it is not."""
+    match = sengoku.new_match("shogun", 4, seed=3)
+    agent = ISMCTSAgent(5, iterations=40, playout="random", depth=30)
+    first = agent.choose(match.view(2), match.legal_actions(2))
+    assert agent.reused_visits == 0
+    match.act(2, first)
+    second = agent.choose(match.view(2), match.legal_actions(2))
+    assert agent.reused_visits > 0
+    match.act(2, second)
+    before = match.view(2)
+    match.act(0, match.legal_actions(0)[0])
+    assert match.view(2) != before
+    agent.choose(match.view(2), match.legal_actions(2))
+    assert agent.reused_visits == 0
