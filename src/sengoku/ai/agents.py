@@ -47,12 +47,25 @@ class RandomAgent(Agent):
 
 class HeuristicAgent(Agent):
     """Plays the game's heuristic (:meth:`~sengoku.core.Game.policy`) on a state sampled
-    from its view; a uniformly random action where the game has no opinion."""
+    from its view; a uniformly random action where the game has no opinion.
+
+    Args:
+        seed: the agent's seed.
+        noise: the share of decisions taken at random instead (for an easier opponent).
+    """
+
+    def __init__(self, seed: int, noise: float = 0.0) -> None:
+        super().__init__(seed)
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise is a share between 0 and 1, not {noise}")
+        self.noise = noise
 
     def choose(self, view: dict[str, Any] | None, legal: Sequence[Any]) -> Any:
         """Return the game heuristic's choice among ``legal``."""
         if len(legal) == 1:
             return legal[0]
+        if self.noise and self.rng.random() < self.noise:
+            return self.rng.choice(legal)
         assert view is not None, "the heuristic agent needs the seat's view"
         game = get_game(view["game"])
         sample = determinize(view, self.rng)
@@ -68,9 +81,21 @@ def _ismcts(seed: int, **settings: Any) -> Agent:
 
 #: The difficulty levels: what each is, for people choosing an opponent and for docs/ai.md.
 LEVELS: dict[str, dict[str, Any]] = {
-    "easy": {"agent": "heuristic"},
-    "normal": {"agent": "ismcts", "iterations": 100, "time_limit": 1.0, "playout": "heuristic"},
-    "hard": {"agent": "ismcts", "iterations": 400, "time_limit": 1.8, "playout": "heuristic"},
+    "easy": {"agent": "heuristic", "noise": 0.3},
+    "normal": {
+        "agent": "ismcts",
+        "iterations": 60,
+        "time_limit": 1.0,
+        "playout": "heuristic",
+        "depth": 60,
+    },
+    "hard": {
+        "agent": "ismcts",
+        "iterations": 200,
+        "time_limit": 1.8,
+        "playout": "heuristic",
+        "depth": 60,
+    },
 }
 
 #: Agent specs the CLI and the simulator accept, each with a factory taking a seed; besides
@@ -78,7 +103,7 @@ LEVELS: dict[str, dict[str, Any]] = {
 AGENT_SPECS: dict[str, Callable[[int], Agent]] = {
     "random": RandomAgent,
     "heuristic": HeuristicAgent,
-    "easy": HeuristicAgent,
+    "easy": lambda seed: HeuristicAgent(seed, noise=LEVELS["easy"]["noise"]),
     "normal": lambda seed: _ismcts(seed, **_settings("normal")),
     "hard": lambda seed: _ismcts(seed, **_settings("hard")),
 }

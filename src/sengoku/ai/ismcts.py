@@ -62,6 +62,9 @@ class ISMCTSAgent(Agent):
         depth: cut playouts after this many actions and score them with the game's
             :meth:`~sengoku.core.Game.evaluate` (``None``: play to the end).
         exploration: the UCB exploration constant.
+        widening: progressive widening; a node with ``v`` visits has at most
+            ``1 + widening * sqrt(v)`` children, added in the order the heuristic prefers
+            (with heuristic playouts) or at random.
 
     With an iteration budget and no time limit the agent is deterministic under its seed.
     """
@@ -74,6 +77,7 @@ class ISMCTSAgent(Agent):
         playout: str = "random",
         depth: int | None = None,
         exploration: float = 0.7,
+        widening: float = 1.0,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time_limit is None:
@@ -85,6 +89,7 @@ class ISMCTSAgent(Agent):
         self.playout = playout
         self.depth = depth
         self.exploration = exploration
+        self.widening = widening
         self.last_iterations = 0
         self.reused_visits = 0
         self._kept: tuple[dict[str, Any], Node] | None = None
@@ -97,7 +102,7 @@ class ISMCTSAgent(Agent):
         me: int = view["seat"]
         game = get_game(view["game"])
         root = self._reusable(view) or Node(me)
-        self.reused_visits = sum(child.visits for child in root.children.values())
+        self.reused_visits = root.visits
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         count = 0
         budget = self.iterations
@@ -148,8 +153,9 @@ class ISMCTSAgent(Agent):
     def _iterate(self, root: Node, match: Match, me: int, game: Any) -> None:
         rng = self.rng
         node = root
-        path: list[Node] = []
+        path: list[Node] = [root]
         c = self.exploration
+        guided = self.playout == "heuristic"
         while True:
             to_act = match.to_act()
             if not to_act:
@@ -161,29 +167,33 @@ class ISMCTSAgent(Agent):
                 continue
             children = node.children
             untried = []
+            tried = []
             for action in legal:
                 child = children.get(action)
                 if child is None:
                     untried.append(action)
                 else:
                     child.avail += 1
-            if untried:
-                action = untried[rng.randbelow(len(untried))]
+                    tried.append((action, child))
+            # progressive widening: a node tries a new action only as its visits grow, the
+            # heuristic's choice first, so a small budget refines the heuristic's line
+            if untried and (not tried or len(children) < 1 + self.widening * node.visits**0.5):
+                action = game.policy(match.state, seat, untried, rng) if guided else None
+                if action is None:
+                    action = untried[rng.randbelow(len(untried))]
                 child = children[action] = Node(seat)
                 child.avail = 1
                 match.act(seat, action)
                 path.append(child)
                 break
             best_value = -1.0
-            best: tuple[Any, Node] | None = None
-            for action in legal:
-                child = children[action]
+            best = tried[0]
+            for action, child in tried:
                 value = child.reward / child.visits + c * math.sqrt(
                     math.log(child.avail) / child.visits
                 )
                 if value > best_value:
                     best_value, best = value, (action, child)
-            assert best is not None
             match.act(seat, best[0])
             node = best[1]
             path.append(node)
