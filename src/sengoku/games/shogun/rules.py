@@ -27,6 +27,7 @@ from sengoku.core import (
     public,
 )
 
+from . import heuristic
 from .actions import (
     BLANK,
     EMPTY,
@@ -341,6 +342,18 @@ class Shogun(Game[State, ShogunAction]):
         from .text import render
 
         return render(view)
+
+    # ------------------------------------------------------------------ hooks for agents
+
+    def policy(
+        self, state: State, seat: int, legal: Sequence[ShogunAction], rng: Rng
+    ) -> ShogunAction | None:
+        """The heuristic's choice (:mod:`~sengoku.games.shogun.heuristic`)."""
+        return heuristic.policy(state, seat, legal, rng)
+
+    def evaluate(self, state: State) -> Sequence[float] | None:
+        """Estimated win shares (:mod:`~sengoku.games.shogun.heuristic`)."""
+        return heuristic.evaluate(state)
 
 
 # ====================================================================== setup helpers
