@@ -12,6 +12,7 @@ from typing import Any
 
 from sengoku.core import Game, LogEntry, Outcome, Rng, parse_options, private, public
 
+from . import heuristic
 from .actions import (
     COLOURS,
     PROVINCE_NAMES,
@@ -1070,6 +1071,18 @@ class Shitenno(Game[State, ShitennoAction]):
             pool, [len(t) for t in s.stacks], [t[-1] // 3 if t else None for t in s.stacks], rng
         )
         return s
+
+    # -- hooks for agents -------------------------------------------------------------
+
+    def policy(
+        self, state: State, seat: int, legal: Sequence[ShitennoAction], rng: Rng
+    ) -> ShitennoAction | None:
+        """The heuristic's choice (:mod:`~sengoku.games.shitenno.heuristic`)."""
+        return heuristic.policy(state, seat, legal, rng)
+
+    def evaluate(self, state: State) -> Sequence[float] | None:
+        """Estimated win shares (:mod:`~sengoku.games.shitenno.heuristic`)."""
+        return heuristic.evaluate(state)
 
     # -- presentation -----------------------------------------------------------------
 

@@ -1,0 +1,210 @@
+"""The Shitenno heuristic: ``Shitenno.policy`` and ``Shitenno.evaluate`` (heuristic.py).
+
+The policy must return one of the legal actions in every phase, read only what its seat may
+know (its own hand and the public facts), and make the plain good choices: take a rich lot,
+refuse an empty one (shitenno.md §4.3), pay exactly (§4.4 step 3), win a majority (§4.7)
+and gild the kamon that wins one (§2.5).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+import pytest
+
+from sengoku.core import Rng, parse_options
+from sengoku.games.shitenno import ShitennoOptions
+from sengoku.games.shitenno.actions import Accept, Flip, Place, Refuse, ShitennoAction, Target
+from sengoku.games.shitenno.state import Phase, State
+
+from .util import (
+    CHUBU,
+    CHUGOKU,
+    GAME,
+    SENSEI,
+    SHOMYO,
+    act,
+    fill,
+    new_state,
+    odd_year,
+    set_hand,
+)
+
+
+def _random_states(
+    seed: int, players: int, options: dict[str, object], every: int = 1
+) -> Iterator[tuple[State, int, list[ShitennoAction]]]:
+    """The states of one random game (every ``every``-th decision), with the seat to act."""
+    rng = Rng(seed)
+    s = GAME.setup(players, parse_options(ShitennoOptions, options), rng)
+    step = 0
+    while s.phase is not Phase.OVER:
+        seat = GAME.to_act(s)[0]
+        legal = GAME.legal_actions(s, seat)
+        if step % every == 0:
+            yield s, seat, legal
+        GAME.apply(s, seat, rng.choice(legal), rng)
+        step += 1
+
+
+OPTION_SETS: list[dict[str, object]] = [{}, *GAME.option_sets]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_policy_returns_a_legal_action_in_every_phase(
+    players: int, options: dict[str, object]
+) -> None:
+    """Over many random states, seeded, the policy answers one of the legal actions."""
+    phases: set[Phase] = set()
+    for seed in range(6):
+        for s, seat, legal in _random_states(seed, players, options):
+            before = s.copy()
+            choice = GAME.policy(s, seat, legal, Rng(seed))
+            assert choice in legal
+            assert before.board == s.board and before.hand_troops == s.hand_troops  # unchanged
+            phases.add(s.phase)
+    assert {Phase.BUILD, Phase.OFFER, Phase.CONTROL, Phase.PAY} <= phases
+    if not options:  # the defaults: the Sensei's flip comes after his placements (G8)
+        assert Phase.FLIP in phases
+        if players < 4:  # the last player picks among the tiles left (G9)
+            assert Phase.LAST in phases
+
+
+def test_heuristic_games_finish_with_legal_moves() -> None:
+    """Four heuristic seats play whole games (each action checked legal)."""
+    for seed in range(5):
+        rng = Rng(seed)
+        s = GAME.setup(4, parse_options(ShitennoOptions, {}), rng)
+        while s.phase is not Phase.OVER:
+            seat = GAME.to_act(s)[0]
+            legal = GAME.legal_actions(s, seat)
+            choice = GAME.policy(s, seat, legal, rng)
+            assert choice in legal
+            GAME.apply(s, seat, choice, rng)
+        assert s.result is not None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_policy_ignores_other_seats_secrets(players: int) -> None:
+    """Other hands, deck orders and hidden tiles redrawn (``vary_secrets``): same choice."""
+    checked = 0
+    for seed in range(4):
+        for s, seat, legal in _random_states(100 + seed, players, {}, every=3):
+            want = GAME.policy(s, seat, legal, Rng(9))
+            for k in range(3):
+                varied = GAME.vary_secrets(s, seat, Rng(1000 * seed + k))
+                assert GAME.policy(varied, seat, legal, Rng(9)) == want
+            checked += 1
+    assert checked > 100
+
+
+def _offer(lot: list[str]) -> tuple[State, int]:
+    """A 4-player sharing where the Tairo has built ``lot`` and offered it; the receiver."""
+    s, rng = new_state(4, seed=3)
+    tairo = GAME.to_act(s)[0]
+    for text in lot:
+        act(s, tairo, text, rng)
+    offer = next(a for a in GAME.legal_actions(s, tairo) if str(a).startswith("offer lot"))
+    GAME.apply(s, tairo, offer, rng)
+    return s, GAME.to_act(s)[0]
+
+
+def test_receiver_takes_a_rich_lot_and_refuses_an_empty_one() -> None:
+    """A lot with most of the cards and the Daimyo tile is taken; the Hatamoto tile alone,
+    with eleven cards still on the table and three lots to come, is refused (§4.3)."""
+    s, _ = new_state(4, seed=3)
+    tairo = GAME.to_act(s)[0]
+    cards = [str(a) for a in GAME.legal_actions(s, tairo) if str(a).startswith("add ")]
+    rich = [c for c in cards if "hierarchy" not in c]
+    s_rich, receiver = _offer([*rich, "add hierarchy tile Daimyo to the lot"])
+    assert GAME.policy(s_rich, receiver, [Accept(), Refuse()], Rng(1)) == Accept()
+    s_poor, receiver = _offer(["add hierarchy tile Hatamoto to the lot"])
+    assert GAME.policy(s_poor, receiver, [Accept(), Refuse()], Rng(1)) == Refuse()
+
+
+def _control(seat_title: int = SHOMYO) -> State:
+    """A 4-player odd year, seat 0 to act, every bonus-tile stack empty (requirements are
+    then N troops of the province's type, §3.1)."""
+    s, _ = new_state(4, seed=5)
+    titles = [seat_title, *[t for t in range(4) if t != seat_title]]
+    odd_year(s, titles)
+    s.order = [0, *[q for q in s.order if q != 0]]  # seat 0 acts first
+    s.stacks = [[] for _ in s.stacks]
+    s.tiles = [[] for _ in range(4)]
+    s.koku_deck = [1] * 16  # several years to come
+    return s
+
+
+def test_policy_pays_exactly_rather_than_overpaying() -> None:
+    """Koku 3, 2, 2, 1 for a price of 4: 3+1 or 2+2 pay exactly; 3+2 would lose one koku
+    (no change is given, §4.4 step 3)."""
+    s = _control()
+    fill(s, CHUGOKU, [1])  # next space worth 4
+    set_hand(s, 0, [], [3, 2, 2, 1])
+    act(s, 0, "control Chugoku", Rng(1))
+    legal = GAME.legal_actions(s, 0)
+    assert any(isinstance(a, Place) and sum(a.kokus) == 5 for a in legal)
+    choice = GAME.policy(s, 0, legal, Rng(1))
+    assert isinstance(choice, Place) and sum(choice.kokus) == 4
+
+
+def test_policy_pays_with_troops_when_koku_is_points() -> None:
+    """In the last odd year unspent troops are worth nothing and koku scores 1 each (§4.7):
+    pay Samurai, keep the koku."""
+    s = _control()
+    s.koku_deck = [1] * 4  # the next sharing empties the koku deck: the game ends then
+    set_hand(s, 0, ["Sa", "Sa", "Sa"], [3])
+    act(s, 0, "control Chugoku", Rng(1))
+    choice = GAME.policy(s, 0, GAME.legal_actions(s, 0), Rng(1))
+    assert isinstance(choice, Place) and not choice.koku and not choice.kokus
+
+
+def test_policy_places_where_it_wins_a_majority() -> None:
+    """Chugoku (Red, Blue) and Chubu (Red, Red) both offer a 6 next: Blue goes where his
+    kamon wins the majority, not where Red stays ahead (§4.7)."""
+    s = _control()
+    s.order = [1, 0, 2, 3]
+    s.titles = [0, 1, 2, 3]
+    fill(s, CHUGOKU, [0, 1])
+    fill(s, CHUBU, [0, 0])
+    set_hand(s, 1, ["Sa", "Sa", "Sa", "Sh", "Sh", "Sh"], [])
+    legal = GAME.legal_actions(s, 1)
+    assert Target(CHUGOKU) in legal and Target(CHUBU) in legal
+    assert GAME.policy(s, 1, legal, Rng(1)) == Target(CHUGOKU)
+
+
+def test_sensei_gilds_the_kamon_that_wins_a_majority() -> None:
+    """Red, the Sensei, has a lone kamon in Chubu and trails 1 to 2 in Chugoku, where a
+    golden kamon (weight 2, leftmost on ties) wins the majority (§2.5, §4.7)."""
+    s = _control(SENSEI)
+    fill(s, CHUGOKU, [0, 1, 1])
+    fill(s, CHUBU, [0])
+    s.phase = Phase.FLIP
+    legal = GAME.legal_actions(s, 0)
+    assert Flip(CHUBU, 0) in legal
+    assert GAME.policy(s, 0, legal, Rng(1)) == Flip(CHUGOKU, 0)
+
+
+def test_evaluate_gives_shares_that_favour_the_leader() -> None:
+    """One float per seat, summing to 1; a seat 40 favour ahead gets the largest share."""
+    for players in (2, 3, 4):
+        s, _ = new_state(players, seed=2)
+        shares = GAME.evaluate(s)
+        assert shares is not None and len(shares) == players
+        assert math.isclose(sum(shares), 1.0, rel_tol=1e-9)
+        s.score[players - 1] += 40
+        shares = GAME.evaluate(s)
+        assert shares is not None
+        assert max(range(players), key=shares.__getitem__) == players - 1
+        assert shares[players - 1] > 0.8
+        assert math.isclose(sum(shares), 1.0, rel_tol=1e-9)
+
+
+def test_evaluate_along_random_games() -> None:
+    """Valid shares in every phase, and the winners' shares once the game is over."""
+    for s, _seat, _legal in _random_states(7, 3, {}):
+        shares = GAME.evaluate(s)
+        assert shares is not None and len(shares) == 3
+        assert all(x >= 0 for x in shares) and math.isclose(sum(shares), 1.0)
