@@ -17,6 +17,8 @@ from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import sengoku
 from sengoku.core import (
@@ -409,3 +411,30 @@ def test_secret_choices_stay_secret_until_the_last_submits(
 
     random_walk(name, players, options, 1, check)
     assert compared or chances < 5, "no simultaneous secret choice was ever compared"
+
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.tuples(inner),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize("name", sengoku.available_games())
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(junk=JUNK, seat=st.integers(min_value=-1, max_value=5) | JUNK)
+def test_junk_actions_are_refused_with_a_reason(name: str, junk: Any, seat: Any) -> None:
+    """Any value sent as an action, by any seat, gets an IllegalActionError with a reason and
+    changes nothing (unless it is the notation of a legal action of a seat that may act)."""
+    game = get_game(name)
+    match = sengoku.new_match(name, game.player_counts[-1], seed=3)
+    before = snapshot(match)
+    try:
+        match.act(seat, junk)
+    except IllegalActionError as error:
+        assert error.reason
+        assert snapshot(match) == before
+    else:  # only the notation of a legal action (or the action itself) gets through
+        acted, action = match.history[-1]
+        assert acted == seat
+        assert normalize_notation(str(action)) == normalize_notation(str(junk))

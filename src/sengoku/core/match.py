@@ -184,7 +184,10 @@ class Match:
         legal = self._legal_or_raise(seat, action)
         chosen = self._find(legal, action)
         if chosen is None:
-            reason = self.game.explain_illegal(self._state, seat, action)
+            try:
+                reason = self.game.explain_illegal(self._state, seat, action)
+            except (AttributeError, TypeError, ValueError, LookupError):
+                reason = None  # junk the game's explanation cannot read
             raise IllegalActionError(
                 seat,
                 action,
