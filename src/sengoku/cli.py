@@ -169,7 +169,7 @@ def play(
             "--bots",
             help="Agent for the other seats: easy, normal, hard, random, heuristic or ismcts:N.",
         ),
-    ] = "random",
+    ] = "normal",
     seed: Annotated[int | None, typer.Option(help="Seed of the match (default: random).")] = None,
     option: OptionArg = None,
     save: Annotated[Path | None, typer.Option(help="Write the record here at the end.")] = None,
