@@ -14,21 +14,32 @@ from collections.abc import Iterator
 import pytest
 
 from sengoku.core import Rng, parse_options
-from sengoku.games.shitenno import ShitennoOptions
-from sengoku.games.shitenno.actions import Accept, Flip, Place, Refuse, ShitennoAction, Target
+from sengoku.games.shitenno import ShitennoOptions, heuristic
+from sengoku.games.shitenno.actions import (
+    Accept,
+    Flip,
+    Offer,
+    Place,
+    Refuse,
+    ShitennoAction,
+    Target,
+)
 from sengoku.games.shitenno.state import Phase, State
 
 from .util import (
     CHUBU,
     CHUGOKU,
     GAME,
+    PLUS_ONE,
     SENSEI,
+    SH,
     SHOMYO,
     act,
     fill,
     new_state,
     odd_year,
     set_hand,
+    tile,
 )
 
 
@@ -208,3 +219,41 @@ def test_evaluate_along_random_games() -> None:
         shares = GAME.evaluate(s)
         assert shares is not None and len(shares) == 3
         assert all(x >= 0 for x in shares) and math.isclose(sum(shares), 1.0)
+
+
+def test_tairo_keeps_the_larger_part_at_the_last_split() -> None:
+    """At the last split (the Tairo and one other without a lot, shitenno.md §4.3) the Tairo
+    offers a lot worth well under half the table by his own count (the heuristic's
+    ``LAST_SPLIT``, 30 %): taken, he keeps the rest and the best hierarchy tile; refused, he
+    keeps the small lot. A 2-player sharing opens with the last split."""
+    shares = []
+    for seed in range(8):
+        s, rng = new_state(2, seed=seed)
+        tairo = GAME.to_act(s)[0]
+        while True:
+            choice = GAME.policy(s, tairo, GAME.legal_actions(s, tairo), Rng(1))
+            if isinstance(choice, Offer):
+                break
+            GAME.apply(s, tairo, choice, rng)
+        uv = heuristic._sharing_values(s)
+        lt, lk = s.lot_troops, s.lot_koku
+        placements = heuristic._placements(
+            s, tairo, sum(heuristic._units(lt)), lk[1] + 2 * lk[2] + 3 * lk[3]
+        )
+        lot = heuristic._cards_value(lt, lk, uv)
+        lot += heuristic._title_value(s, tairo, s.lot_tile, uv, placements)
+        shares.append(lot / (lot + heuristic._remainder(s, tairo, uv)))
+    assert max(shares) < 0.45
+    assert sum(shares) / len(shares) < 0.4
+
+
+def test_policy_places_where_a_bonus_tile_is_left() -> None:
+    """Chugoku and Chubu both offer an empty first space worth 3, paid alike in koku; only
+    Chubu still has a bonus tile, which the placement takes (shitenno.md §4.4 step 4, §4.5):
+    the heuristic goes there."""
+    s = _control()
+    s.stacks[CHUBU] = [tile(SH, PLUS_ONE)]  # top face Sh: Chubu's own type
+    set_hand(s, 0, [], [1, 1, 1, 1, 1, 1])
+    legal = GAME.legal_actions(s, 0)
+    assert Target(CHUGOKU) in legal and Target(CHUBU) in legal
+    assert GAME.policy(s, 0, legal, Rng(1)) == Target(CHUBU)

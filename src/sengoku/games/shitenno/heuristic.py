@@ -16,10 +16,11 @@ The plan, in one line, is "value lots by reachable points" (``shitenno.md §4.3`
 
 The **sharing** (``shitenno.md §4.3``): the Tairo puts in each lot the tile he values least
 and the cards he values least until the lot is worth half a fair share of what is left,
-keeping the best tile for the end; at the last split (he and one other left), as he keeps a
-refused lot, he cuts the table nearer to even (40 % in the lot). A player offered a lot
-accepts it when it is worth at least his fair share of what is left, or, when refusing
-would leave him the last lot, at least that last lot.
+keeping the best tile for the end; at the last split (he and one other left) he puts 30 %
+of the table in the lot: taken, he keeps the larger rest and the best tile; refused, he
+keeps the lot (against players who take or refuse at random, a fairer cut won no more
+games). A player offered a lot accepts it when it is worth at least his fair share of what
+is left, or, when refusing would leave him the last lot, at least that last lot.
 
 The **odd year** (``shitenno.md §4.4``): use Draw tiles first, then place where the space
 value, title bonus, majority gain and bonus tile minus the cheapest payment is best; pay the
@@ -80,13 +81,13 @@ PLACEMENTS = DATA.setup.placements_per_turn
 # Weights, tuned against random opponents (4 players, 1,600 games a setting).
 UNIT = 1.0  # a troop unit's worth while placements lie ahead
 LATE_UNIT = 0.1  # ... and once no odd year is left to spend it
-TILE_GAIN = 1.0  # a bonus tile taken with a placement (its effect is hidden)
+TILE_GAIN = 2.0  # a bonus tile taken with a placement (its effect is hidden)
 TILE_COST = 0.9  # a bonus tile spent on a payment
 KAMON_COST = 1.0  # a control kamon used now is one fewer later
 KOKU_SPEND = 1.0  # a koku paid is a favour point lost at the end
 ACCEPT_RATIO = 1.0  # accept a lot worth this share of the fair share
 BUILD_RATIO = 0.5  # the Tairo's lots aim at this share of the fair share
-LAST_SPLIT = 0.4  # at the last split, the lot's share of the table
+LAST_SPLIT = 0.3  # at the last split, the lot's share of the table
 MAJ_SCALE = 1.0  # weight of the majority estimate in a placement's worth
 
 _GAME: list[Shitenno] = []
@@ -352,8 +353,8 @@ def _remainder(s: State, seat: int, uv: list[float]) -> float:
 
 def _build(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction:
     """The Tairo builds a lot worth part of a fair share, from what he values least, keeping
-    the best hierarchy tile for the end; at the last split (he and one other left) he cuts
-    the table in two halves of equal worth, as he keeps the lot if it is refused (§4.3)."""
+    the best hierarchy tile for the end; at the last split (he and one other left) he puts
+    ``LAST_SPLIT`` of the table's worth in the lot, keeping it if it is refused (§4.3)."""
     uv = _sharing_values(s)
     waiting = _waiting(s)
     tiles = [a for a in legal if isinstance(a, AddTile)]
