@@ -48,23 +48,26 @@ def main() -> None:
     args = parser.parse_args()
     calib = calibration(1.0)
     print(f"calibration loop: {calib:,.0f} iterations/s; {args.points} decision points per game")
-    print("| game | players | playout | iterations/s | x calib |")
+    print("| game | players | playouts | iterations/s | x calib |")
     print("|---|---|---|---|---|")
     levels: list[tuple[str, str, float, float, float]] = []
     for name in args.game or sengoku.available_games():
         counts = get_game(name).player_counts
         players = args.players if args.players in counts else counts[-1]
         points = decision_points(name, players, args.points)
-        for playout in ("random", "heuristic"):
+        for playout, depth in (("random", None), ("heuristic", None), ("heuristic", 60)):
             rates = []
             for k, match in enumerate(points):
                 seat = match.to_act()[0]
-                agent = ISMCTSAgent(k, iterations=None, time_limit=args.seconds, playout=playout)
+                agent = ISMCTSAgent(
+                    k, iterations=None, time_limit=args.seconds, playout=playout, depth=depth
+                )
                 start = time.perf_counter()
                 agent.choose(match.view(seat), match.legal_actions(seat))
                 rates.append(agent.last_iterations / (time.perf_counter() - start))
             rate = statistics.mean(rates)
-            print(f"| {name} | {players} | {playout} | {rate:,.0f} | {rate / calib:.6f} |")
+            cut = "to the end" if depth is None else f"cut at {depth}"
+            print(f"| {name} | {players} | {playout}, {cut} | {rate:,.0f} | {rate / calib:.6f} |")
         for level in ("easy", "normal", "hard"):
             times = []
             for k, match in enumerate(points):
