@@ -200,9 +200,11 @@ def play(
         if bot_seats:
             s = bot_seats[0]
             bot = agents[s]
-            match.act(
-                s, bot.choose(match.view(s) if bot.needs_view else None, match.legal_actions(s))
-            )
+            with console.status(f"{match.game.seat_name(s)} is thinking..."):
+                choice = bot.choose(
+                    match.view(s) if bot.needs_view else None, match.legal_actions(s)
+                )
+            match.act(s, choice)
             continue
         if not _human_turn(console, match, seat):
             console.print("You left the game.")
