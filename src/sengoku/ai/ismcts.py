@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sengoku.core import Match, determinize, get_game
+from sengoku.core import Match, Outcome, determinize, get_game
 
 from .agents import Agent
 
@@ -41,10 +41,8 @@ class Node:
         self.reward = 0.0
 
 
-def outcome_rewards(match: Match) -> list[float]:
+def outcome_rewards(outcome: Outcome) -> list[float]:
     """Each seat's reward at the end: a share of the win, plus a little for a better place."""
-    outcome = match.outcome()
-    assert outcome is not None
     n = len(outcome.scores)
     win = outcome.rewards()
     return [0.8 * win[s] + 0.2 * (n - outcome.ranks[s]) / (n - 1) for s in range(n)]
@@ -203,20 +201,27 @@ class ISMCTSAgent(Agent):
             visited.reward += rewards[visited.seat]
 
     def _playout(self, match: Match, game: Any) -> Sequence[float]:
+        # The playout talks to the game directly: every action it plays comes from the
+        # game's own legal list, so the match's checks and bookkeeping would only cost time;
+        # the sampled match is thrown away afterwards.
         rng = self.rng
         heuristic = self.playout == "heuristic"
-        steps = 0
+        depth = self.depth
         state = match.state
+        steps = 0
         while True:
-            to_act = match.to_act()
+            to_act = game.to_act(state)
             if not to_act:
-                return outcome_rewards(match)
-            if self.depth is not None and steps >= self.depth:
+                return outcome_rewards(game.outcome(state))
+            if depth is not None and steps >= depth:
                 values = game.evaluate(state)
                 if values is not None:
                     return list(values)
+                depth = None  # the game has no evaluation: play to the end
             seat = to_act[0]
-            legal = match.legal_actions(seat)
+            legal = game.legal_actions(state, seat)
             action = game.policy(state, seat, legal, rng) if heuristic else None
-            match.act(seat, legal[rng.randbelow(len(legal))] if action is None else action)
+            if action is None:
+                action = legal[rng.randbelow(len(legal))]
+            game.apply(state, seat, action, rng)
             steps += 1
