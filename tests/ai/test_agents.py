@@ -150,3 +150,30 @@ def test_search_keeps_its_subtree_only_within_one_information_set() -> None:
     assert match.view(2) != before
     agent.choose(match.view(2), match.legal_actions(2))
     assert agent.reused_visits == 0
+
+
+def test_without_deep_widening_the_tree_below_the_root_follows_the_heuristic() -> None:
+    """deep_widening=0 keeps a single child under every node but the root: each root action is
+    judged by the heuristic's continuation (a rollout algorithm)."""
+    from sengoku.ai.ismcts import Node
+
+    match = sengoku.new_match("shitenno", 4, seed=2)
+    seat = match.to_act()[0]
+    agent = ISMCTSAgent(1, iterations=60, playout="heuristic", depth=20, deep_widening=0)
+    agent.choose(match.view(seat), match.legal_actions(seat))
+    roots: list[Node] = []
+
+    def iterate_and_keep(root: Node, *args: Any) -> None:
+        roots.append(root)
+        original(root, *args)
+
+    original = agent._iterate
+    agent._iterate = iterate_and_keep  # type: ignore[method-assign]
+    agent.choose(match.view(seat), match.legal_actions(seat))
+    root = roots[0]
+    assert len(root.children) > 1
+    stack = list(root.children.values())
+    while stack:
+        node = stack.pop()
+        assert len(node.children) <= 1
+        stack.extend(node.children.values())

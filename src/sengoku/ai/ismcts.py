@@ -63,6 +63,9 @@ class ISMCTSAgent(Agent):
         widening: progressive widening; a node with ``v`` visits has at most
             ``1 + widening * sqrt(v)`` children, added in the order the heuristic prefers
             (with heuristic playouts) or at random.
+        deep_widening: the same below the root (default: ``widening``); ``0`` keeps one child
+            per node below the root, so the search compares the root's actions each followed
+            by the heuristic (a rollout algorithm).
 
     With an iteration budget and no time limit the agent is deterministic under its seed.
     """
@@ -76,6 +79,7 @@ class ISMCTSAgent(Agent):
         depth: int | None = None,
         exploration: float = 0.7,
         widening: float = 1.0,
+        deep_widening: float | None = None,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time_limit is None:
@@ -88,6 +92,7 @@ class ISMCTSAgent(Agent):
         self.depth = depth
         self.exploration = exploration
         self.widening = widening
+        self.deep_widening = widening if deep_widening is None else deep_widening
         self.last_iterations = 0
         self.reused_visits = 0
         self._kept: tuple[dict[str, Any], Node] | None = None
@@ -175,7 +180,8 @@ class ISMCTSAgent(Agent):
                     tried.append((action, child))
             # progressive widening: a node tries a new action only as its visits grow, the
             # heuristic's choice first, so a small budget refines the heuristic's line
-            if untried and (not tried or len(children) < 1 + self.widening * node.visits**0.5):
+            widening = self.widening if node is root else self.deep_widening
+            if untried and (not tried or len(children) < 1 + widening * node.visits**0.5):
                 action = game.policy(match.state, seat, untried, rng) if guided else None
                 if action is None:
                     action = untried[rng.randbelow(len(untried))]
