@@ -88,6 +88,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "time_limit": 1.0,
         "playout": "heuristic",
         "depth": 60,
+        "deep_widening": 0.0,
     },
     "hard": {
         "agent": "ismcts",
@@ -95,6 +96,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "time_limit": 1.8,
         "playout": "heuristic",
         "depth": 60,
+        "deep_widening": 0.0,
     },
 }
 
