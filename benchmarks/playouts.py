@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import sengoku  # noqa: E402
 from sengoku.core import Match, Rng, get_game, register  # noqa: E402
+from sengoku.sim import play_randomly  # noqa: E402
 
 
 def calibration(seconds: float) -> float:
@@ -47,17 +48,10 @@ def calibration(seconds: float) -> float:
     return loops / elapsed
 
 
-def random_game(name: str, players: int, seed: int, options: dict[str, Any]) -> tuple[Match, int]:
-    match = sengoku.new_match(name, players, seed=seed, options=options)
-    chooser = Rng(seed)
-    actions = 0
-    while True:
-        to_act = match.to_act()
-        if not to_act:
-            return match, actions
-        seat = to_act[0]
-        match.act(seat, chooser.choice(match.legal_actions(seat)))
-        actions += 1
+def random_game(name: str, players: int, seed: int, options: dict[str, Any]) -> int:
+    """Play one random game; return its number of actions."""
+    match = play_randomly(sengoku.new_match(name, players, seed=seed, options=options), Rng(seed))
+    return len(match.history)
 
 
 def measure(name: str, players: int, seconds: float, options: dict[str, Any]) -> dict[str, Any]:
@@ -65,19 +59,16 @@ def measure(name: str, players: int, seconds: float, options: dict[str, Any]) ->
     snapshots: list[Match] = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds or games < 3:
-        match, count = random_game(name, players, games + 1, options)
+        actions += random_game(name, players, games + 1, options)
         games += 1
-        actions += count
     elapsed = time.perf_counter() - start
+
     # clones of states spread over one game
-    match = sengoku.new_match(name, players, seed=99, options=options)
-    chooser = Rng(99)
-    snapshots.append(match.clone())
-    while match.to_act():
-        seat = match.to_act()[0]
-        match.act(seat, chooser.choice(match.legal_actions(seat)))
+    def keep(match: Match) -> None:
         if len(match.history) % 5 == 0:
             snapshots.append(match.clone())
+
+    play_randomly(sengoku.new_match(name, players, seed=99, options=options), Rng(99), keep)
     clones = 0
     clone_start = time.perf_counter()
     while time.perf_counter() - clone_start < seconds / 2:

@@ -24,17 +24,17 @@ import sengoku  # noqa: E402
 from sengoku.ai import make_agent  # noqa: E402
 from sengoku.ai.ismcts import ISMCTSAgent  # noqa: E402
 from sengoku.core import Match, Rng, get_game  # noqa: E402
+from sengoku.sim import play_randomly  # noqa: E402
 
 
 def decision_points(name: str, players: int, count: int) -> list[Match]:
-    match = sengoku.new_match(name, players, seed=2026)
-    rng = Rng(7)
-    points = []
-    while match.outcome() is None:
-        seat = match.to_act()[0]
-        if len(match.legal_actions(seat)) > 1:
+    points: list[Match] = []
+
+    def keep(match: Match) -> None:
+        if len(match.legal_actions(match.to_act()[0])) > 1:
             points.append(match.clone())
-        match.act(seat, rng.choice(match.legal_actions(seat)))
+
+    play_randomly(sengoku.new_match(name, players, seed=2026), Rng(7), keep)
     stride = max(1, len(points) // count)
     return points[::stride][:count]
 

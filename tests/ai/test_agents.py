@@ -10,7 +10,7 @@ import sengoku
 from sengoku.ai import Agent, AgentSpecError, HeuristicAgent, RandomAgent, make_agent
 from sengoku.ai.ismcts import ISMCTSAgent
 from sengoku.core import Match, Rng, get_game
-from sengoku.sim import play_match
+from sengoku.sim import play_match, play_randomly
 
 GAMES = [("auction", 3), ("shitenno", 4), ("shogun", 4)]
 
@@ -26,14 +26,13 @@ def agents_for(name: str) -> list[Agent]:
 
 
 def states_along_a_game(name: str, players: int, seed: int, every: int) -> list[Match]:
-    match = sengoku.new_match(name, players, seed=seed)
-    rng = Rng(seed)
-    kept = []
-    while match.outcome() is None:
+    kept: list[Match] = []
+
+    def keep(match: Match) -> None:
         if len(match.history) % every == 0:
             kept.append(match.clone())
-        seat = match.to_act()[0]
-        match.act(seat, rng.choice(match.legal_actions(seat)))
+
+    play_randomly(sengoku.new_match(name, players, seed=seed), Rng(seed), keep)
     return kept
 
 

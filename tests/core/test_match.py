@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import sengoku
 from sengoku import IllegalActionError, Match, RecordError, Rng, SetupError
+from sengoku.sim import play_randomly
 from tests.toygame import Bid, Play
 
 
@@ -88,12 +89,7 @@ def test_acting_after_the_end_says_the_game_is_over() -> None:
 
 
 def finished_match(seed: int = 5) -> Match:
-    match = started(seed)
-    rng = Rng(seed)
-    while match.outcome() is None:
-        seat = match.to_act()[0]
-        match.act(seat, rng.choice(match.legal_actions(seat)))
-    return match
+    return play_randomly(started(seed), Rng(seed))
 
 
 def test_act_all_applies_a_whole_sequence_or_nothing() -> None:

@@ -12,6 +12,7 @@ import pytest
 
 import sengoku
 from sengoku.core import Match, Rng
+from sengoku.sim import play_randomly
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -19,11 +20,7 @@ GOLDEN = Path(__file__).parent / "golden"
 def play(players: int) -> Match:
     """The recorded game: seed 2011 + players, random choices from Rng(players)."""
     m = sengoku.new_match("shitenno", players, seed=2011 + players)
-    rng = Rng(players)
-    while m.outcome() is None:
-        seat = m.to_act()[0]
-        m.act(seat, rng.choice(m.legal_actions(seat)))
-    return m
+    return play_randomly(m, Rng(players))
 
 
 def record(players: int) -> dict[str, Any]:

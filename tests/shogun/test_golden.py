@@ -12,6 +12,7 @@ import pytest
 
 import sengoku
 from sengoku.core import Match, Rng
+from sengoku.sim import play_randomly
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -26,11 +27,7 @@ GAMES: dict[int, dict[str, Any]] = {
 def play(players: int) -> Match:
     """The recorded game: seed 2006 + players, random choices from Rng(players)."""
     m = sengoku.new_match("shogun", players, seed=2006 + players, options=GAMES[players])
-    rng = Rng(players)
-    while m.outcome() is None:
-        seat = m.to_act()[0]
-        m.act(seat, rng.choice(m.legal_actions(seat)))
-    return m
+    return play_randomly(m, Rng(players))
 
 
 def record(players: int) -> dict[str, Any]:

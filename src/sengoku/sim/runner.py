@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +51,24 @@ def play_match(
         bot = bots[seat]
         view = match.view(seat) if bot.needs_view else None
         match.act(seat, bot.choose(view, match.legal_actions(seat)))
+
+
+def play_randomly(match: Match, rng: Rng, on_step: Callable[[Match], None] | None = None) -> Match:
+    """Play ``match`` to the end with uniformly random legal actions drawn from ``rng``,
+    always for the first seat in ``to_act()``; ``on_step`` sees the match before each action.
+
+    >>> import sengoku
+    >>> play_randomly(sengoku.new_match("shitenno", 2, seed=1), Rng(1)).outcome() is not None
+    True
+    """
+    while True:
+        to_act = match.to_act()
+        if not to_act:
+            return match
+        if on_step is not None:
+            on_step(match)
+        seat = to_act[0]
+        match.act(seat, rng.choice(match.legal_actions(seat)))
 
 
 @dataclass(frozen=True)
