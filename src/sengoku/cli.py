@@ -405,3 +405,56 @@ def replay(
         console.print("The record ends before the game does.")
     else:
         console.print(_outcome_table(match, outcome))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every interface).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///PATH or postgresql://USER@HOST/DB "
+            "(default: SENGOKU_DB, else an SQLite file in your data directory)."
+        ),
+    ] = None,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes bots think in (0: one per core).")
+    ] = 0,
+    messages_per_second: Annotated[
+        float, typer.Option(help="Each WebSocket's rate limit (messages a second, on average).")
+    ] = 20.0,
+) -> None:
+    """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
+    try:
+        import uvicorn
+
+        from sengoku.server import ServerSettings, create_app, default_database_url
+    except ImportError as exc:
+        raise _fail(
+            f"the server needs its extras ({exc.name} is missing): pip install 'sengoku[server]'"
+        ) from None
+    url = db or os.environ.get("SENGOKU_DB") or default_database_url()
+    settings = ServerSettings(
+        database_url=url,
+        bot_workers=bot_workers,
+        messages_per_second=messages_per_second,
+        message_burst=max(1, int(2 * messages_per_second)),
+    )
+    application = create_app(settings)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    typer.echo(
+        f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  (database: {_safe_url(url)})"
+    )
+    uvicorn.run(application, host=host, port=port, ws_max_size=1 << 20, log_level="info")
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password, to print."""
+    head, sep, tail = url.partition("://")
+    if "@" in tail and ":" in tail.split("@", 1)[0]:
+        user = tail.split("@", 1)[0].split(":", 1)[0]
+        return f"{head}{sep}{user}:***@{tail.split('@', 1)[1]}"
+    return url

@@ -8,7 +8,7 @@ from .errors import (
     SetupError,
     UnknownGameError,
 )
-from .game import Action, Game, LogEntry, normalize_notation, private, public
+from .game import Action, Game, LogEntry, action_to_json, normalize_notation, private, public
 from .match import VIEW_KEYS, Match, determinize, new_match
 from .options import GameOptions, OptionInfo, describe_options, options_to_json, parse_options
 from .outcome import Outcome
@@ -31,6 +31,7 @@ __all__ = [
     "SengokuError",
     "SetupError",
     "UnknownGameError",
+    "action_to_json",
     "available_games",
     "describe_options",
     "determinize",

@@ -21,6 +21,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
+import msgspec
+
 from .errors import IllegalActionError
 from .options import GameOptions
 from .outcome import Outcome
@@ -41,6 +43,23 @@ def normalize_notation(text: str) -> str:
     'offer lot 2'
     """
     return _SPACE.sub(" ", text.strip()).casefold()
+
+
+def action_to_json(action: Any) -> dict[str, Any]:
+    """An action as structured JSON data: its notation, its kind and its fields.
+
+    Clients may send this form (or just the notation) to act; see ``docs/protocol.md``.
+
+    >>> class Bid(NamedTuple):
+    ...     amount: int
+    ...     def __str__(self) -> str:
+    ...         return f"bid {self.amount}"
+    >>> action_to_json(Bid(3))
+    {'notation': 'bid 3', 'name': 'Bid', 'args': {'amount': 3}}
+    """
+    fields = action._asdict() if hasattr(action, "_asdict") else {}
+    args = msgspec.json.decode(msgspec.json.encode(fields))
+    return {"notation": str(action), "name": type(action).__name__, "args": args}
 
 
 class LogEntry(NamedTuple):

@@ -1,0 +1,9 @@
+"""The game server: ``sengoku serve``. HTTP + WebSocket play, bots, durable storage.
+
+Needs the ``server`` extra (FastAPI, uvicorn, SQLAlchemy, Alembic, psycopg). The protocol is
+in ``docs/protocol.md``; the architecture in ``docs/architecture.md``.
+"""
+
+from .app import ServerSettings, create_app, default_database_url
+
+__all__ = ["ServerSettings", "create_app", "default_database_url"]

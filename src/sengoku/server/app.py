@@ -1,0 +1,631 @@
+"""The HTTP and WebSocket API (FastAPI). The protocol is described in ``docs/protocol.md``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import time
+from collections import defaultdict, deque
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from platformdirs import user_data_dir
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+import sengoku
+from sengoku.core import (
+    IllegalActionError,
+    OptionError,
+    SengokuError,
+    SetupError,
+    UnknownGameError,
+    available_games,
+    describe_options,
+    get_game,
+)
+
+from .bots import BOT_LEVELS, make_pool
+from .hub import Connection, Hub, LiveMatch, StaleActionError
+from .store import NOTIFY_CHANNEL, Seat, Store, digest
+
+__all__ = ["ServerSettings", "create_app", "default_database_url"]
+
+log = logging.getLogger("sengoku.server")
+STATIC = Path(__file__).parent / "static"
+
+
+def default_database_url() -> str:
+    """The embedded default: an SQLite file in the user's data directory."""
+    return f"sqlite:///{Path(user_data_dir('sengoku', appauthor=False)) / 'sengoku.db'}"
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """How a server runs; every limit a client can meet is here.
+
+    Attributes:
+        database_url: ``sqlite:///PATH`` (default: the user's data directory) or
+            ``postgresql://USER@HOST/DB``.
+        bot_workers: processes bots think in (default: the number of cores).
+        bot_processes: ``False`` runs bots in threads (for tests and tiny machines).
+        max_message_bytes: the largest WebSocket message or HTTP body accepted.
+        messages_per_second, message_burst: each connection's rate limit (a token bucket).
+        matches_per_minute: how many matches one address may create per minute.
+        hello_timeout: seconds a new WebSocket has to say who it is.
+        clock_level: the bot that plays a person's overdue turn when a turn clock is set.
+    """
+
+    database_url: str = ""
+    bot_workers: int = 0
+    bot_processes: bool = True
+    max_message_bytes: int = 64 * 1024
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    matches_per_minute: int = 30
+    hello_timeout: float = 10.0
+    clock_level: str = "easy"
+
+
+class ApiError(Exception):
+    """An error a client gets as ``{"error": {"code", "message"}}`` with an HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+# -- request bodies -------------------------------------------------------------------------
+
+
+class SeatSpec(BaseModel):
+    """A seat of a new match: a person (``human``) or a bot of some level."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"] = "human"
+    bot: str | None = Field(default=None, description=f"the bot's level: {', '.join(BOT_LEVELS)}")
+    name: str | None = Field(default=None, max_length=40)
+
+
+class NewMatch(BaseModel):
+    """``POST /api/matches``: what to play and who sits where."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(max_length=64)
+    players: int = Field(ge=1, le=16)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatSpec] | None = Field(default=None, description="default: all human")
+    seed: int | None = Field(default=None, ge=0, lt=2**53, description="for reproducible play")
+    turn_clock: float | None = Field(
+        default=None,
+        ge=1,
+        le=7 * 24 * 3600,
+        description="seconds a person has per decision before a bot plays it",
+    )
+
+
+class SeatChange(BaseModel):
+    """``POST /api/matches/{id}/seats/{seat}``: hand a seat to a bot or back to a person."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"]
+    bot: str | None = None
+    new_token: bool = False
+
+
+# -- limits ---------------------------------------------------------------------------------
+
+
+class BodyLimit:
+    """ASGI middleware: HTTP bodies larger than ``limit`` bytes get 413 before they are read."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(self.limit)(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise ApiError(413, "too_large", f"the body is larger than {self.limit} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return _error(413, "too_large", f"the body is larger than {limit} bytes")
+
+
+class TokenBucket:
+    """A rate limit: ``rate`` events a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token; ``False`` when none is left."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class WindowLimit:
+    """At most ``count`` events per key in any 60 seconds."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.events: dict[str, deque[float]] = defaultdict(deque)
+
+    def take(self, key: str) -> bool:
+        """Record an event for ``key``; ``False`` when over the limit."""
+        now = time.monotonic()
+        events = self.events[key]
+        while events and events[0] < now - 60:
+            events.popleft()
+        if len(events) >= self.count:
+            return False
+        events.append(now)
+        return True
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+# -- the application ------------------------------------------------------------------------
+
+
+def create_app(settings: ServerSettings | None = None) -> FastAPI:
+    """Build the server application (the database is migrated when it starts)."""
+    settings = settings or ServerSettings()
+    url = settings.database_url or os.environ.get("SENGOKU_DB") or default_database_url()
+    store = Store(url)
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await run_in_threadpool(store.migrate)
+        workers = settings.bot_workers or os.cpu_count() or 1
+        pool = make_pool(workers, settings.bot_processes)
+        hub = state["hub"] = Hub(store, pool, settings.clock_level)
+        listener = asyncio.create_task(_listen(store, hub)) if store.is_postgres else None
+        reloaded = await hub.load_running()
+        log.info("sengoku %s: %d unfinished matches reloaded", sengoku.__version__, reloaded)
+        try:
+            yield
+        finally:
+            if listener is not None:
+                listener.cancel()
+            await hub.close()
+            pool.shutdown(wait=False, cancel_futures=True)
+            store.dispose()
+
+    app = FastAPI(
+        title="Sengoku",
+        version=sengoku.__version__,
+        summary="Play Shogun and Shitenno with friends and bots: every rule enforced.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
+    creations = WindowLimit(settings.matches_per_minute)
+
+    def hub() -> Hub:
+        return state["hub"]  # type: ignore[no-any-return]
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        return _error(422, "invalid_request", problems or "the request is not valid")
+
+    @app.exception_handler(Exception)
+    async def internal(_request: Request, exc: Exception) -> JSONResponse:
+        log.error("internal error", exc_info=exc)
+        return _error(500, "internal", "the server failed; the error has been logged")
+
+    # -- HTTP --------------------------------------------------------------------------------
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Whether the server and its database answer."""
+        count = await run_in_threadpool(store.count)
+        return {
+            "status": "ok",
+            "version": sengoku.__version__,
+            "database": "postgresql" if store.is_postgres else "sqlite",
+            "matches": count,
+            "live": len(hub().live),
+        }
+
+    @app.get("/api/games", tags=["games"])
+    async def games() -> list[dict[str, Any]]:
+        """Every game with its player counts and options (defaults, ranges and docs)."""
+        out = []
+        for name in available_games():
+            game = get_game(name)
+            out.append(
+                {
+                    "name": name,
+                    "title": game.title,
+                    "player_counts": list(game.player_counts),
+                    "options": [o.to_json() for o in describe_options(game.options_type)],
+                }
+            )
+        return out
+
+    @app.post("/api/matches", status_code=201, tags=["matches"])
+    async def create_match(body: NewMatch, request: Request) -> dict[str, Any]:
+        """Start a match; returns its id, the host token, one secret join link per person."""
+        client = request.client.host if request.client else "?"
+        if not creations.take(client):
+            raise ApiError(
+                429, "rate_limited", "too many new matches from this address; wait a minute"
+            )
+        specs = body.seats or [SeatSpec() for _ in range(body.players)]
+        if len(specs) != body.players:
+            raise ApiError(
+                422,
+                "invalid_request",
+                f"{body.players} players need {body.players} seats, not {len(specs)}",
+            )
+        seats, tokens = [], {}
+        for number, spec in enumerate(specs):
+            if spec.kind == "bot":
+                level = _level(spec.bot or "normal")
+                seats.append(Seat(number, "bot", level, spec.name))
+            else:
+                if spec.bot is not None:
+                    raise ApiError(
+                        422, "invalid_request", f"seat {number} is human and has no bot level"
+                    )
+                token = tokens[number] = secrets.token_urlsafe(24)
+                seats.append(Seat(number, "human", None, spec.name, digest(token)))
+        host = secrets.token_urlsafe(24)
+        try:
+            live = await hub().create(
+                body.game,
+                body.players,
+                body.options,
+                body.seed,
+                seats,
+                body.turn_clock,
+                digest(host),
+            )
+        except UnknownGameError as exc:
+            raise ApiError(404, "unknown_game", str(exc)) from None
+        except (SetupError, OptionError) as exc:
+            raise ApiError(422, "invalid_setup", str(exc)) from None
+        base = str(request.base_url).rstrip("/")
+        return {
+            "id": live.id,
+            "host_token": host,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    **(
+                        {
+                            "token": tokens[s.seat],
+                            "join_url": f"{base}/play/{live.id}#token={tokens[s.seat]}",
+                        }
+                        if s.seat in tokens
+                        else {}
+                    ),
+                }
+                for s in seats
+            ],
+            "spectate_url": f"{base}/play/{live.id}",
+            "websocket": f"/ws/matches/{live.id}",
+        }
+
+    @app.get("/api/matches", tags=["matches"])
+    async def list_matches(
+        status: Literal["running", "finished", "all"] = "all", limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """Open, running and finished matches, newest first (no secrets)."""
+        limit = max(1, min(limit, 500))
+        rows = await run_in_threadpool(store.matches, None if status == "all" else status, limit)
+        out = []
+        for row in rows:
+            item = row.public()
+            live = hub().live.get(row.id)
+            item["presence"] = live.presence() if live else None
+            out.append(item)
+        return out
+
+    @app.get("/api/matches/{match_id}", tags=["matches"])
+    async def get_match(match_id: str) -> dict[str, Any]:
+        """One match: its set-up, seats, who is connected, whose turn it is."""
+        live = await _live(hub(), match_id)
+        item = live.stored.public()
+        item["actions"] = live.number
+        item["presence"] = live.presence()
+        item["to_act"] = live.match.to_act()
+        return item
+
+    @app.get("/api/matches/{match_id}/record", tags=["matches"])
+    async def record(
+        match_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The record of a finished match (replayable: seed and every action). While it runs:
+        the public log and view, or a seat's own with ``Authorization: Bearer SEAT_TOKEN``."""
+        live = await _live(hub(), match_id)
+        if live.match.outcome() is not None:
+            return {"finished": True, "record": live.match.to_record()}
+        seat = None
+        if authorization is not None:
+            seat = _seat_of(live, authorization.removeprefix("Bearer ").strip())
+            if seat is None:
+                raise ApiError(403, "bad_token", "that token opens no seat of this match")
+        return {
+            "finished": False,
+            "game": live.stored.game,
+            "players": live.stored.players,
+            "options": live.stored.options,
+            "seat": seat,
+            "actions": live.number,
+            "log": live.match.log(seat),
+            "view": live.match.view(seat),
+        }
+
+    @app.post("/api/matches/{match_id}/seats/{seat}", tags=["matches"])
+    async def change_seat(
+        match_id: str,
+        seat: int,
+        body: SeatChange,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """The host hands a seat to a bot (an absent player) or back to a person."""
+        live = await _live(hub(), match_id)
+        token = (authorization or "").removeprefix("Bearer ").strip()
+        if not token or not secrets.compare_digest(digest(token), live.stored.host_digest):
+            raise ApiError(
+                403, "not_host", "only the match's host (with the host token) may do that"
+            )
+        if not 0 <= seat < live.stored.players:
+            raise ApiError(404, "unknown_seat", f"there is no seat {seat} in this match")
+        level = _level(body.bot or "normal") if body.kind == "bot" else None
+        if body.kind == "human" and body.bot is not None:
+            raise ApiError(422, "invalid_request", "a human seat has no bot level")
+        new = await hub().hand_over(live, seat, body.kind, level, body.new_token)
+        base = "/play/" + live.id
+        return {
+            "seat": seat,
+            "kind": body.kind,
+            "bot": level,
+            **({"token": new, "join_url": f"{base}#token={new}"} if new else {}),
+        }
+
+    # -- WebSocket -----------------------------------------------------------------------------
+
+    @app.websocket("/ws/matches/{match_id}")
+    async def play(ws: WebSocket, match_id: str) -> None:
+        """One client of a match; see docs/protocol.md for the messages."""
+        await ws.accept()
+        send = ws.send_text
+        try:
+            hello = await asyncio.wait_for(ws.receive_text(), settings.hello_timeout)
+        except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            await _refuse(ws, "no_hello", 'say hello first: {"type": "hello", "token": ...}')
+            return
+        greeting = _parse(hello, settings.max_message_bytes)
+        if isinstance(greeting, str) or greeting.get("type") != "hello":
+            await _refuse(
+                ws,
+                "bad_hello",
+                greeting if isinstance(greeting, str) else "the first message must be a hello",
+            )
+            return
+        try:
+            live = await _live(hub(), match_id)
+        except ApiError as exc:
+            await _refuse(ws, exc.code, exc.message)
+            return
+        seat = None
+        token = greeting.get("token")
+        if token is not None:
+            seat = _seat_of(live, token) if isinstance(token, str) else None
+            if seat is None:
+                await _refuse(ws, "bad_token", "that token opens no seat of this match")
+                return
+        since = greeting.get("log_since", 0)
+        conn = Connection(seat, send)
+        hub().connect(
+            live, conn, since if isinstance(since, int) and not isinstance(since, bool) else 0
+        )
+        bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
+        try:
+            while True:
+                try:
+                    text = await ws.receive_text()
+                except (KeyError, RuntimeError):  # a binary frame
+                    conn.push(_ws_error("bad_message", "send JSON text messages"))
+                    continue
+                if conn.revoked or conn.lagging:
+                    break
+                message = _parse(text, settings.max_message_bytes)
+                if isinstance(message, str):
+                    code = (
+                        "too_large" if message.startswith("the message is larger") else "bad_json"
+                    )
+                    conn.push(_ws_error(code, message))
+                    continue
+                if not bucket.take():
+                    ref = message.get("ref")
+                    ref = ref if isinstance(ref, str | int) and len(str(ref)) <= 64 else None
+                    conn.push(_ws_error("rate_limited", "too many messages; slow down", ref))
+                    continue
+                await _handle(hub(), live, conn, message)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await hub().disconnect(live, conn)
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/play/{match_id}", include_in_schema=False)
+    async def play_page(match_id: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> FileResponse:
+        path = STATIC / name
+        if "/" in name or name.startswith(".") or not path.is_file():
+            raise ApiError(404, "not_found", "no such file")
+        return FileResponse(path)
+
+    return app
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _level(level: str) -> str:
+    if level not in BOT_LEVELS:
+        raise ApiError(
+            422, "invalid_request", f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}"
+        )
+    return level
+
+
+async def _live(hub: Hub, match_id: str) -> LiveMatch:
+    live = await hub.get(match_id) if len(match_id) <= 32 else None
+    if live is None:
+        raise ApiError(404, "unknown_match", f"there is no match {match_id[:40]!r}")
+    return live
+
+
+def _seat_of(live: LiveMatch, token: str) -> int | None:
+    wanted = digest(token)
+    for seat in live.seats:
+        if seat.token_digest is not None and secrets.compare_digest(seat.token_digest, wanted):
+            return seat.seat
+    return None
+
+
+def _parse(text: str, limit: int) -> dict[str, Any] | str:
+    """A client's JSON object, or the reason it is not one."""
+    if len(text.encode()) > limit:
+        return f"the message is larger than {limit} bytes"
+    try:
+        message = json.loads(text)
+    except ValueError as exc:
+        return f"not JSON: {exc}"
+    if not isinstance(message, dict):
+        return "a message is a JSON object"
+    return message
+
+
+def _ws_error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "ref": ref}
+
+
+async def _refuse(ws: WebSocket, code: str, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps(_ws_error(code, message)))
+        await ws.close(code=4400 if code != "unknown_match" else 4404)
+
+
+async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str, Any]) -> None:
+    kind = message.get("type")
+    ref = message.get("ref")
+    if ref is not None and (not isinstance(ref, str | int) or len(str(ref)) > 64):
+        conn.push(_ws_error("bad_message", "ref is a short string or a number"))
+        return
+    if kind == "ping":
+        conn.push({"type": "pong", "ref": ref})
+        return
+    if kind != "act":
+        conn.push(_ws_error("bad_message", f"unknown message type {str(kind)[:40]!r}", ref))
+        return
+    if conn.seat is None:
+        conn.push(_ws_error("spectator", "spectators cannot act", ref))
+        return
+    if live.seats[conn.seat].kind == "bot":
+        conn.push(_ws_error("seat_is_bot", "this seat is played by a bot now", ref))
+        return
+    action = message.get("action")
+    expect = message.get("expect")
+    if not isinstance(action, str | dict) or (
+        expect is not None and (isinstance(expect, bool) or not isinstance(expect, int))
+    ):
+        conn.push(
+            _ws_error(
+                "bad_message",
+                "act needs an action (notation or object) and an optional integer expect",
+                ref,
+            )
+        )
+        return
+    try:
+        notation = await hub.submit(live, conn.seat, action, expect=expect)
+    except IllegalActionError as exc:
+        conn.push(_ws_error("illegal_action", exc.reason, ref))
+    except StaleActionError as exc:
+        conn.push(_ws_error("stale", str(exc), ref))
+    except SengokuError as exc:
+        conn.push(_ws_error("illegal_action", str(exc), ref))
+    else:
+        conn.push({"type": "accepted", "ref": ref, "action": notation})
+
+
+async def _listen(store: Store, hub: Hub) -> None:
+    """PostgreSQL: hear of actions other server processes stored, and catch up."""
+    import psycopg
+
+    conninfo = store.url.replace("postgresql+psycopg://", "postgresql://", 1)
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+                await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                # catch up on whatever was missed while not listening
+                for live in list(hub.live.values()):
+                    await hub.on_notify(live.id)
+                async for note in conn.notifies():
+                    try:
+                        await hub.on_notify(note.payload)
+                    except Exception:
+                        log.exception("could not catch up on match %s", note.payload)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("lost the PostgreSQL notification connection; reconnecting")
+            await asyncio.sleep(1)

@@ -1,0 +1,56 @@
+"""Bot seats: agents think in a pool of worker processes, so no match waits for another.
+
+A decision is a pure function of the seat's view, its legal actions, the level and a seed
+derived from the match's seed and the action's number, so a bot's play is reproducible and
+two server processes that both think for one seat reach the same move (the database keeps
+only the first).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from sengoku.ai import make_agent
+from sengoku.core import Rng, available_games, register, registry_targets
+
+__all__ = ["BOT_LEVELS", "bot_seed", "decide", "make_pool"]
+
+#: The agent specs a seat may be handed to: the difficulty levels and the two baselines.
+BOT_LEVELS = ("easy", "normal", "hard", "heuristic", "random")
+
+
+def bot_seed(match_seed: int, seat: int, number: int) -> int:
+    """The seed of the bot deciding action ``number`` of a match for ``seat``.
+
+    >>> bot_seed(7, 1, 10) == bot_seed(7, 1, 10) != bot_seed(7, 2, 10)
+    True
+    """
+    return Rng(match_seed ^ 0xB075_EA75 ^ (number << 8) ^ seat).randbelow(2**53)
+
+
+def decide(level: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) -> str:
+    """The notation of the action the bot at ``level`` chooses (runs in a worker)."""
+    agent = make_agent(level, seed)
+    return str(agent.choose(view, list(legal)))
+
+
+def _init_worker(targets: dict[str, str]) -> None:
+    known = set(available_games())
+    for name, target in targets.items():
+        if name not in known:
+            register(name, target)
+
+
+def make_pool(workers: int, processes: bool = True) -> Executor:
+    """The executor bots think in: ``workers`` processes (or threads, for tests)."""
+    if not processes:
+        return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sengoku-bot")
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_worker,
+        initargs=(registry_targets(),),
+    )

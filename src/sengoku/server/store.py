@@ -1,0 +1,328 @@
+"""Durable storage of matches: SQLAlchemy 2 on SQLite (the default) or PostgreSQL.
+
+Everything here is synchronous and runs in worker threads of the server. The one rule that
+keeps matches consistent, even with several server processes on one PostgreSQL database:
+an action is stored by :meth:`Store.append`, which advances ``matches.length`` from the
+number the caller expects, in the same transaction that inserts the action. If another
+process got there first, nothing is written and the caller catches up and tries again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, func, inspect, select, text, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import ActionRow, MatchRow, SeatRow, utcnow
+
+__all__ = ["NOTIFY_CHANNEL", "Seat", "Store", "StoredMatch", "digest", "sqlalchemy_url"]
+
+#: The PostgreSQL channel on which a process tells the others that a match changed.
+NOTIFY_CHANNEL = "sengoku_match"
+_MIGRATION_LOCK = 0x5E_6040  # a PostgreSQL advisory lock id: one migrating process at a time
+
+
+def digest(token: str) -> str:
+    """The SHA-256 hex digest stored in place of a secret token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def sqlalchemy_url(url: str) -> str:
+    """The SQLAlchemy form of a database URL: ``postgresql://`` uses the psycopg 3 driver.
+
+    >>> sqlalchemy_url("postgresql://u@localhost/db")
+    'postgresql+psycopg://u@localhost/db'
+    >>> sqlalchemy_url("sqlite:///tmp/x.db")
+    'sqlite:///tmp/x.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat as stored: a person or a bot (``bot`` is its level), never its token."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_digest: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match row with its seats (and, when loaded for replay, its actions)."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    length: int
+    outcome: dict[str, Any] | None
+    turn_clock: float | None
+    host_digest: str
+    created_at: str
+    updated_at: str
+    seats: tuple[Seat, ...]
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see of the match (no tokens, no seed)."""
+        return {
+            "id": self.id,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "status": self.status,
+            "actions": self.length,
+            "outcome": self.outcome,
+            "turn_clock": self.turn_clock,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name} for s in self.seats
+            ],
+        }
+
+
+class Store:
+    """The database of one server process (thread-safe; one engine, short transactions)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = sqlalchemy_url(url)
+        parsed = make_url(self.url)
+        self.is_postgres = parsed.get_backend_name() == "postgresql"
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(
+            self.url,
+            pool_pre_ping=True,
+            connect_args={"check_same_thread": False, "timeout": 30}
+            if not self.is_postgres
+            else {},
+        )
+        if not self.is_postgres:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._write = threading.Lock()  # SQLite: one writer at a time within the process
+
+    # -- schema ------------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest revision (Alembic); safe with several processes."""
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+        with self.engine.begin() as conn:
+            if self.is_postgres:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def revision(self) -> str | None:
+        """The schema's Alembic revision (``None`` before the first migration)."""
+        with self.engine.connect() as conn:
+            if not inspect(conn).has_table("alembic_version"):
+                return None
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    # -- matches -----------------------------------------------------------------------------
+
+    def create(
+        self,
+        match_id: str,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        host_digest: str,
+        seats: Sequence[Seat],
+        turn_clock: float | None,
+    ) -> None:
+        """Store a new match with its seats."""
+        now = utcnow()
+        with self._write, self._sessions.begin() as session:
+            session.add(
+                MatchRow(
+                    id=match_id,
+                    game=game,
+                    players=players,
+                    options=json.dumps(options),
+                    seed=seed,
+                    status="running",
+                    length=0,
+                    outcome=None,
+                    turn_clock=turn_clock,
+                    host_digest=host_digest,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            session.flush()
+            for s in seats:
+                session.add(
+                    SeatRow(
+                        match_id=match_id,
+                        seat=s.seat,
+                        kind=s.kind,
+                        bot=s.bot,
+                        token_digest=s.token_digest,
+                        name=s.name,
+                    )
+                )
+
+    def get(self, match_id: str) -> StoredMatch | None:
+        """The match with that id, or ``None``."""
+        with self._sessions() as session:
+            row = session.get(MatchRow, match_id)
+            return None if row is None else self._stored(session, row)
+
+    def matches(self, status: str | None = None, limit: int = 100) -> list[StoredMatch]:
+        """Matches, newest first; ``status`` is ``running``, ``finished`` or ``None`` (all)."""
+        with self._sessions() as session:
+            query = select(MatchRow).order_by(MatchRow.updated_at.desc()).limit(limit)
+            if status is not None:
+                query = query.where(MatchRow.status == status)
+            return [self._stored(session, row) for row in session.scalars(query)]
+
+    def running_ids(self) -> list[str]:
+        """The ids of every unfinished match."""
+        with self._sessions() as session:
+            return list(session.scalars(select(MatchRow.id).where(MatchRow.status == "running")))
+
+    def actions(self, match_id: str, since: int = 0) -> list[tuple[int, str]]:
+        """The stored actions from number ``since`` on, as ``(seat, notation)``."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(ActionRow.seat, ActionRow.notation)
+                .where(ActionRow.match_id == match_id, ActionRow.number >= since)
+                .order_by(ActionRow.number)
+            )
+            return [(seat, notation) for seat, notation in rows]
+
+    def length(self, match_id: str) -> int:
+        """How many actions are stored for the match."""
+        with self._sessions() as session:
+            value = session.scalar(select(MatchRow.length).where(MatchRow.id == match_id))
+            return int(value or 0)
+
+    def append(
+        self,
+        match_id: str,
+        number: int,
+        seat: int,
+        notation: str,
+        by_bot: bool,
+        outcome: dict[str, Any] | None,
+    ) -> bool:
+        """Store action ``number`` of the match, if it is still the next one.
+
+        Returns ``False``, writing nothing, when the match already has ``number`` actions or
+        more (another process stored one first). With ``outcome`` the match is finished.
+        The commit happens before this returns, and before anyone is told of the action.
+        """
+        now = utcnow()
+        values: dict[str, Any] = {"length": number + 1, "updated_at": now}
+        if outcome is not None:
+            values.update(status="finished", outcome=json.dumps(outcome))
+        with self._write, self._sessions.begin() as session:
+            claimed = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.length == number)
+                .values(**values)
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            session.add(
+                ActionRow(
+                    match_id=match_id,
+                    number=number,
+                    seat=seat,
+                    notation=notation,
+                    by_bot=by_bot,
+                    created_at=now,
+                )
+            )
+            if self.is_postgres:
+                session.execute(
+                    text("SELECT pg_notify(:c, :m)"), {"c": NOTIFY_CHANNEL, "m": match_id}
+                )
+        return True
+
+    def set_seat(
+        self, match_id: str, seat: int, kind: str, bot: str | None, token_digest: str | None
+    ) -> None:
+        """Hand a seat to a bot (``kind="bot"``) or back to a person; a ``token_digest``
+        replaces the seat's token."""
+        with self._write, self._sessions.begin() as session:
+            row = session.get(SeatRow, (match_id, seat))
+            if row is None:
+                raise LookupError(f"match {match_id} has no seat {seat}")
+            row.kind, row.bot = kind, bot
+            if token_digest is not None:
+                row.token_digest = token_digest
+            session.execute(
+                update(MatchRow).where(MatchRow.id == match_id).values(updated_at=utcnow())
+            )
+            if self.is_postgres:
+                session.execute(
+                    text("SELECT pg_notify(:c, :m)"), {"c": NOTIFY_CHANNEL, "m": match_id}
+                )
+
+    def count(self) -> int:
+        """How many matches are stored."""
+        with self._sessions() as session:
+            return int(session.scalar(select(func.count()).select_from(MatchRow)) or 0)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _stored(session: Session, row: MatchRow) -> StoredMatch:
+        seats = session.scalars(
+            select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)
+        )
+        return StoredMatch(
+            id=row.id,
+            game=row.game,
+            players=row.players,
+            options=json.loads(row.options),
+            seed=row.seed,
+            status=row.status,
+            length=row.length,
+            outcome=json.loads(row.outcome) if row.outcome else None,
+            turn_clock=row.turn_clock,
+            host_digest=row.host_digest,
+            created_at=_iso(row.created_at),
+            updated_at=_iso(row.updated_at),
+            seats=tuple(Seat(s.seat, s.kind, s.bot, s.name, s.token_digest) for s in seats),
+        )
+
+
+def _iso(moment: Any) -> str:
+    return str(moment.isoformat()) if moment is not None else ""
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # The WAL journal lets readers go on while a writer commits; every commit is durable.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

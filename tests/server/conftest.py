@@ -1,0 +1,48 @@
+"""Fixtures: a PostgreSQL cluster per test process, and servers on SQLite or PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import PostgresCluster, Server
+
+BACKENDS = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A real PostgreSQL server for this test process (``.ci/run`` installs PostgreSQL)."""
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str], str]:
+    """Makes an empty database of a backend and returns its URL."""
+
+    def make(backend: str) -> str:
+        if backend == "sqlite":
+            return f"sqlite:///{tmp_path / 'sengoku.db'}"
+        cluster: PostgresCluster = request.getfixturevalue("postgres")
+        return cluster.new_database()
+
+    return make
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """One server per backend, shared by a module's tests."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}"
+    else:
+        url = request.getfixturevalue("postgres").new_database()
+    srv = Server(url, bot_workers=2)
+    yield srv
+    srv.stop()
+    assert "Traceback" not in srv.output(), srv.output()[-4000:]

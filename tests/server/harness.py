@@ -1,0 +1,284 @@
+"""Real servers for the server tests: a PostgreSQL cluster, ``sengoku serve`` processes and
+WebSocket clients. Everything goes over real sockets on loopback."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pg_bin(name: str) -> str:
+    found = shutil.which(name)
+    if found:
+        return found
+    for version in sorted(Path("/usr/lib/postgresql").glob("*"), reverse=True):
+        candidate = version / "bin" / name
+        if candidate.exists():
+            return str(candidate)
+    raise RuntimeError(f"PostgreSQL's {name} is not installed (.ci/run installs it)")
+
+
+class PostgresCluster:
+    """A throw-away PostgreSQL server on a free port (run as ``postgres`` when we are root)."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="sengoku-pg-"))
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+        if self.as_root:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self.data = self.dir / "data"
+        self._run(
+            _pg_bin("initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust", "-E", "UTF8"
+        )
+        self._run(
+            _pg_bin("pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.dir / "log.txt"),
+            "-w",
+            "-o",
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c max_connections=200",
+            "start",
+        )
+
+    def _run(self, *args: str) -> None:
+        command = list(args)
+        if self.as_root:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+    def url(self, database: str = "postgres") -> str:
+        """The URL of one database of the cluster."""
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def new_database(self) -> str:
+        """Create an empty database; returns its URL."""
+        import psycopg
+
+        name = "t_" + uuid.uuid4().hex[:12]
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server and delete its files."""
+        with contextlib.suppress(Exception):
+            self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Server:
+    """``sengoku serve`` in a process of its own, on a free port."""
+
+    def __init__(self, db_url: str, bot_workers: int = 1) -> None:
+        self.db_url = db_url
+        self.bot_workers = bot_workers
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = Path(tempfile.mkstemp(prefix="sengoku-server-", suffix=".log")[1])
+        self.start()
+
+    @property
+    def base(self) -> str:
+        """The server's HTTP address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        """The server's WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        """Start the process and wait until it answers."""
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "sengoku",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--db",
+                    self.db_url,
+                    "--bot-workers",
+                    str(self.bot_workers),
+                    "--messages-per-second",
+                    "200",
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-3000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/api/health", timeout=2).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not start: {self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL the server and everything it started (no chance to clean up)."""
+        assert self.process is not None
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        """Stop the server gently (SIGTERM), or kill it."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def output(self) -> str:
+        """What the server printed."""
+        return self.log.read_text(errors="replace")
+
+    # -- HTTP ----------------------------------------------------------------------------
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        """GET a path of the server."""
+        return httpx.get(self.base + path, timeout=30, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        """POST to a path of the server."""
+        return httpx.post(self.base + path, timeout=30, **kwargs)
+
+    def create(
+        self, game: str, players: int, seats: list[str] | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        """Create a match; ``seats`` lists ``"human"`` or a bot level per seat."""
+        body: dict[str, Any] = {"game": game, "players": players, **extra}
+        if seats is not None:
+            body["seats"] = [
+                {"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats
+            ]
+        response = self.post("/api/matches", json=body)
+        assert response.status_code == 201, response.text
+        return dict(response.json())
+
+    def client(self, match_id: str, token: str | None = None, log_since: int = 0) -> Client:
+        """A WebSocket client of the match (a seat with ``token``, else a spectator)."""
+        return Client(self.ws_base + f"/ws/matches/{match_id}", token, log_since)
+
+
+class Client:
+    """One WebSocket connection; keeps every message it received."""
+
+    def __init__(self, url: str, token: str | None, log_since: int = 0, hello: bool = True) -> None:
+        self._stack = contextlib.ExitStack()
+        self.ws: ClientConnection = self._stack.enter_context(
+            connect(url, max_size=None, max_queue=None, open_timeout=30)
+        )
+        self.received: list[dict[str, Any]] = []
+        self.latest: dict[str, Any] | None = None  # the newest welcome/update
+        if hello:
+            self.send({"type": "hello", "token": token, "log_since": log_since})
+
+    def recv(self, timeout: float = 60) -> dict[str, Any]:
+        """The next message."""
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(message)
+        if message["type"] in ("welcome", "update"):
+            self.latest = message
+        return message
+
+    def until(
+        self, wanted: Callable[[dict[str, Any]], bool], timeout: float = 60
+    ) -> dict[str, Any]:
+        """Read messages until one satisfies ``wanted``; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no such message came")
+            message = self.recv(left)
+            if wanted(message):
+                return message
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Send a JSON message (or raw text)."""
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def act(self, action: Any, ref: str = "r", expect: int | None = None) -> dict[str, Any]:
+        """Send an action and return the ``accepted`` or ``error`` answer to it."""
+        message: dict[str, Any] = {"type": "act", "action": action, "ref": ref}
+        if expect is not None:
+            message["expect"] = expect
+        self.send(message)
+        return self.until(lambda m: m["type"] in ("accepted", "error") and m.get("ref") == ref)
+
+    def drain(self, quiet: float = 0.3) -> None:
+        """Read until nothing has come for ``quiet`` seconds."""
+        with contextlib.suppress(TimeoutError):
+            while True:
+                self.recv(quiet)
+
+    def close(self) -> None:
+        """Close the connection."""
+        with contextlib.suppress(Exception):
+            self._stack.close()
+
+
+def play_to_end(
+    client: Client, choose: Callable[[list[dict[str, Any]]], Any], timeout: float = 300
+) -> dict[str, Any]:
+    """Play the client's seat (``choose`` picks from the legal list) until the game ends;
+    return the last update. Each action names the position it was chosen in (``expect``)."""
+    deadline = time.monotonic() + timeout
+    if client.latest is None:
+        client.until(lambda m: m["type"] == "welcome")
+    acted_at = -1
+    while True:
+        message = client.latest
+        assert message is not None
+        if message["outcome"] is not None:
+            return message
+        if time.monotonic() > deadline:
+            raise TimeoutError("the game did not end in time")
+        if message["legal"] and message["number"] != acted_at:
+            acted_at = message["number"]
+            answer = client.act(choose(message["legal"]), ref=f"a{acted_at}", expect=acted_at)
+            assert answer["type"] == "accepted" or answer["code"] == "stale", answer
+            continue
+        client.until(
+            lambda m: m["type"] in ("welcome", "update"), timeout=deadline - time.monotonic()
+        )
+
+
+def iter_updates(client: Client) -> Iterator[dict[str, Any]]:
+    """The welcome and update messages received so far."""
+    return (m for m in client.received if m["type"] in ("welcome", "update"))
