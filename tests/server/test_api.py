@@ -347,3 +347,30 @@ def test_presence_is_shown_to_all(server: Server) -> None:
     gone = a.until(lambda m: m["type"] == "presence" and not m["presence"]["seats"][2])
     assert gone["presence"]["spectators"] == 0
     a.close()
+
+
+def test_a_thinking_bot_does_not_hold_up_other_matches(server: Server) -> None:
+    """Bots think in worker processes: while a hard bot ponders its first move in one match,
+    people in another match play on."""
+    slow = server.create("shitenno", 4, ["hard"] * 4, seed=2)
+    watcher = server.client(slow["id"])
+    assert watcher.until(lambda m: m["type"] == "welcome")["number"] == 0
+    busy = server.create("shitenno", 3, ["human"] * 3, seed=2)
+    clients = [server.client(busy["id"], s["token"]) for s in busy["seats"]]
+    rng = random.Random(2)
+    played = drive(clients, lambda seat, legal: rng.choice(legal)["notation"], stop=_after(10))
+    assert played == 10
+    moved = [m for m in watcher.received if m["type"] == "update"]
+    assert moved == []  # the hard bot was still thinking all along
+    host = {"Authorization": f"Bearer {slow['host_token']}"}
+    for seat in range(4):  # stop the bots: hand the seats to people
+        server.post(f"/api/matches/{slow['id']}/seats/{seat}", json={"kind": "human"}, headers=host)
+    first = watcher.until(lambda m: m["type"] == "update" and m["number"] > 0)
+    assert first["number"] == 1  # the bot's move came in the end
+    for c in [*clients, watcher]:
+        c.close()
+
+
+def _after(count: int) -> Any:
+    played = iter(range(count + 1))
+    return lambda seat, message: next(played) == count

@@ -213,8 +213,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(store.migrate)
         workers = settings.bot_workers or os.cpu_count() or 1
-        pool = make_pool(workers, settings.bot_processes)
-        hub = state["hub"] = Hub(store, pool, settings.clock_level)
+        hub = state["hub"] = Hub(
+            store, lambda: make_pool(workers, settings.bot_processes), settings.clock_level
+        )
         listener = asyncio.create_task(_listen(store, hub)) if store.is_postgres else None
         reloaded = await hub.load_running()
         log.info("sengoku %s: %d unfinished matches reloaded", sengoku.__version__, reloaded)
@@ -224,7 +225,6 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             if listener is not None:
                 listener.cancel()
             await hub.close()
-            pool.shutdown(wait=False, cancel_futures=True)
             store.dispose()
 
     app = FastAPI(

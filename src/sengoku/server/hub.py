@@ -19,7 +19,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -151,11 +151,12 @@ class Hub:
     def __init__(
         self,
         store: Store,
-        pool: Executor,
+        new_pool: Callable[[], Executor],
         clock_level: str = "easy",
     ) -> None:
         self.store = store
-        self.pool = pool
+        self.new_pool = new_pool
+        self.pool = new_pool()
         self.clock_level = clock_level
         self.live: dict[str, LiveMatch] = {}
         self._loading = asyncio.Lock()
@@ -323,10 +324,20 @@ class Hub:
         self._presence(live)
 
     async def disconnect(self, live: LiveMatch, conn: Connection) -> None:
-        """Forget a connection (and tell the others who is still here)."""
+        """Forget a connection (and tell the others who is still here). A finished match
+        nobody watches leaves memory; the database still has it."""
         live.connections.discard(conn)
         await conn.close()
         self._presence(live)
+        if not live.connections and live.match.outcome() is not None:
+            self._evict(live)
+
+    def _evict(self, live: LiveMatch) -> None:
+        if self.live.get(live.id) is live:
+            del self.live[live.id]
+        for task in list(live.tasks):
+            if task is not asyncio.current_task():
+                task.cancel()
 
     def _presence(self, live: LiveMatch) -> None:
         message = {"type": "presence", "match": live.id, "presence": live.presence()}
@@ -366,6 +377,9 @@ class Hub:
             ):
                 live.waiting_since[seat] = now
         live.clock.set()
+        if live.match.outcome() is not None and not live.connections:
+            self._evict(live)
+            return
         self._start_bots(live)
 
     def _start_bots(
@@ -411,7 +425,15 @@ class Hub:
             loop = asyncio.get_running_loop()
             try:
                 notation = await loop.run_in_executor(self.pool, decide, level, seed, view, legal)
+            except BrokenExecutor:
+                if self.closing:
+                    return
+                log.warning("a bot worker died; starting new workers")
+                self.pool = self.new_pool()
+                notation = await loop.run_in_executor(self.pool, decide, level, seed, view, legal)
             except Exception:
+                if self.closing:
+                    return
                 log.exception(
                     "bot %s for seat %d of %s failed; playing at random", level, seat, live.id
                 )
@@ -448,8 +470,9 @@ class Hub:
                 await asyncio.wait_for(live.clock.wait(), timeout)
 
     async def close(self) -> None:
-        """Stop every bot, clock and connection of this process."""
+        """Stop every bot, clock and connection of this process, and the bots' workers."""
         self.closing = True
+        self.pool.shutdown(wait=False, cancel_futures=True)
         for live in self.live.values():
             for task in list(live.tasks):
                 task.cancel()
