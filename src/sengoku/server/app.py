@@ -489,7 +489,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     ref = ref if isinstance(ref, str | int) and len(str(ref)) <= 64 else None
                     conn.push(_ws_error("rate_limited", "too many messages; slow down", ref))
                     continue
-                await _handle(hub(), live, conn, message)
+                try:
+                    await _handle(hub(), live, conn, message)
+                except Exception:
+                    log.exception("internal error on a message to match %s", live.id)
+                    conn.push(_ws_error("internal", "the server failed; the error has been logged"))
         except WebSocketDisconnect:
             pass
         finally:

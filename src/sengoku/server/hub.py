@@ -242,14 +242,24 @@ class Hub:
         :class:`StaleActionError`, changing nothing.
         """
         async with live.lock:
+            # With several processes this one may be behind the database: before refusing
+            # an action as illegal or stale, it catches up once.
+            behind_checked = not self.store.is_postgres
             for _attempt in range(20):
-                if expect is not None and expect != live.number:
-                    raise StaleActionError(
-                        f"the match has moved on to action {live.number}; you acted on {expect}"
-                    )
-                chosen = _resolve(live.match, seat, action)
-                trial = live.match.clone()
-                trial.act(seat, chosen)
+                try:
+                    if expect is not None and expect != live.number:
+                        raise StaleActionError(
+                            f"the match has moved on to action {live.number}; you acted on {expect}"
+                        )
+                    chosen = _resolve(live.match, seat, action)
+                    trial = live.match.clone()
+                    trial.act(seat, chosen)
+                except (IllegalActionError, StaleActionError):
+                    if behind_checked:
+                        raise
+                    behind_checked = True
+                    await self._catch_up(live)
+                    continue
                 notation = str(trial.history[-1][1])
                 outcome = trial.outcome()
                 stored = await run_in_threadpool(
