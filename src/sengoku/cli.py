@@ -426,6 +426,9 @@ def serve(
     messages_per_second: Annotated[
         float, typer.Option(help="Each WebSocket's rate limit (messages a second, on average).")
     ] = 20.0,
+    matches_per_minute: Annotated[
+        int, typer.Option(help="New matches one address may create per minute.")
+    ] = 30,
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
@@ -442,6 +445,7 @@ def serve(
         bot_workers=bot_workers,
         messages_per_second=messages_per_second,
         message_burst=max(1, int(2 * messages_per_second)),
+        matches_per_minute=matches_per_minute,
     )
     application = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

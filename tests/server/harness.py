@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +41,10 @@ def _pg_bin(name: str) -> str:
 
 
 class PostgresCluster:
-    """A throw-away PostgreSQL server on a free port (run as ``postgres`` when we are root)."""
+    """A throw-away PostgreSQL server on a free port (run as ``postgres`` when we are root);
+    ``fsync`` off by default, as nothing is kept (the load benchmark can turn it on)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fsync: bool = False) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="sengoku-pg-"))
         self.port = free_port()
         self.as_root = os.geteuid() == 0
@@ -61,8 +62,8 @@ class PostgresCluster:
             str(self.dir / "log.txt"),
             "-w",
             "-o",
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c max_connections=200",
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+            f"-c fsync={'on' if fsync else 'off'} -c max_connections=200",
             "start",
         )
 
@@ -95,9 +96,15 @@ class PostgresCluster:
 class Server:
     """``sengoku serve`` in a process of its own, on a free port."""
 
-    def __init__(self, db_url: str, bot_workers: int = 1) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        bot_workers: int = 1,
+        extra: Sequence[str] = ("--messages-per-second", "200"),
+    ) -> None:
         self.db_url = db_url
         self.bot_workers = bot_workers
+        self.extra = list(extra)
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkstemp(prefix="sengoku-server-", suffix=".log")[1])
@@ -128,8 +135,7 @@ class Server:
                     self.db_url,
                     "--bot-workers",
                     str(self.bot_workers),
-                    "--messages-per-second",
-                    "200",
+                    *self.extra,
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,

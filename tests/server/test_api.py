@@ -374,3 +374,22 @@ def test_a_thinking_bot_does_not_hold_up_other_matches(server: Server) -> None:
 def _after(count: int) -> Any:
     played = iter(range(count + 1))
     return lambda seat, message: next(played) == count
+
+
+def test_expect_refuses_only_choices_that_changed(server: Server) -> None:
+    """shogun.md §8: in the secret simultaneous planning, another seat's plan step leaves
+    Red's choices as they were, so Red's action chosen before it still counts; an action
+    chosen before Red's own choices changed is refused as stale."""
+    made = server.create("shogun", 4, ["human"] * 4, seed=5)
+    red, blue = (server.client(made["id"], s["token"]) for s in made["seats"][:2])
+    start = red.until(lambda m: m["type"] == "welcome")
+    blue.until(lambda m: m["type"] == "welcome")
+    assert blue.act(blue.latest["legal"][0]["notation"], expect=0)["type"] == "accepted"  # type: ignore[index]
+    red.until(lambda m: m["type"] == "update" and m["number"] == 1)
+    first = red.act(start["legal"][0]["notation"], ref="old", expect=0)
+    assert first["type"] == "accepted"
+    again = red.act(start["legal"][1]["notation"], ref="older", expect=0)
+    assert again["type"] == "error" and again["code"] == "stale"
+    assert _number(server, made["id"]) == 2
+    red.close()
+    blue.close()

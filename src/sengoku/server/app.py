@@ -624,10 +624,13 @@ async def _listen(store: Store, hub: Hub) -> None:
                 for live in list(hub.live.values()):
                     await hub.on_notify(live.id)
                 async for note in conn.notifies():
+                    match_id, _, origin = note.payload.partition(" ")
+                    if origin == store.origin:
+                        continue  # our own commit: we are up to date
                     try:
-                        await hub.on_notify(note.payload)
+                        await hub.on_notify(match_id)
                     except Exception:
-                        log.exception("could not catch up on match %s", note.payload)
+                        log.exception("could not catch up on match %s", match_id)
         except asyncio.CancelledError:
             raise
         except Exception:

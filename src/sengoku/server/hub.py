@@ -96,6 +96,9 @@ class LiveMatch:
     waiting_since: dict[int, float] = field(default_factory=dict)  # turn clock per seat
     clock: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    # For ``expect``: each seat's legal actions as last broadcast, and since which action.
+    legal_seen: dict[int, list[Any]] = field(default_factory=dict)
+    legal_since: dict[int, int] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -247,9 +250,12 @@ class Hub:
             behind_checked = not self.store.is_postgres
             for _attempt in range(20):
                 try:
-                    if expect is not None and expect != live.number:
+                    if expect is not None and not (
+                        live.legal_since.get(seat, 0) <= expect <= live.number
+                    ):
                         raise StaleActionError(
-                            f"the match has moved on to action {live.number}; you acted on {expect}"
+                            f"your choices changed at action {live.legal_since.get(seat, 0)}; "
+                            f"you chose at {expect}"
                         )
                     chosen = _resolve(live.match, seat, action)
                     trial = live.match.clone()
@@ -373,11 +379,16 @@ class Hub:
         self._after_change(live, None)
 
     def _after_change(self, live: LiveMatch, actor: int | None) -> None:
+        to_act = set(live.match.to_act())
+        for seat in range(live.match.players):
+            legal = live.match.legal_actions(seat) if seat in to_act else []
+            if legal != live.legal_seen.get(seat):
+                live.legal_seen[seat] = legal
+                live.legal_since[seat] = live.number
         for conn in list(live.connections):
             if not conn.push(live.message(conn, "update")):
                 live.connections.discard(conn)
         now = time.monotonic()
-        to_act = set(live.match.to_act())
         for seat in list(live.waiting_since):
             if seat not in to_act:
                 del live.waiting_since[seat]

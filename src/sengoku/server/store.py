@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -118,6 +119,8 @@ class Store:
         if not self.is_postgres:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        #: names this process in its notifications, so it can skip its own
+        self.origin = secrets.token_hex(8)
         self._write = threading.Lock()  # SQLite: one writer at a time within the process
 
     # -- schema ------------------------------------------------------------------------------
@@ -261,9 +264,7 @@ class Store:
                 )
             )
             if self.is_postgres:
-                session.execute(
-                    text("SELECT pg_notify(:c, :m)"), {"c": NOTIFY_CHANNEL, "m": match_id}
-                )
+                self._notify(session, match_id)
         return True
 
     def set_seat(
@@ -282,9 +283,7 @@ class Store:
                 update(MatchRow).where(MatchRow.id == match_id).values(updated_at=utcnow())
             )
             if self.is_postgres:
-                session.execute(
-                    text("SELECT pg_notify(:c, :m)"), {"c": NOTIFY_CHANNEL, "m": match_id}
-                )
+                self._notify(session, match_id)
 
     def count(self) -> int:
         """How many matches are stored."""
@@ -292,6 +291,11 @@ class Store:
             return int(session.scalar(select(func.count()).select_from(MatchRow)) or 0)
 
     # -- internals ---------------------------------------------------------------------------
+
+    def _notify(self, session: Session, match_id: str) -> None:
+        # Delivered to every listening process when the transaction commits.
+        payload = f"{match_id} {self.origin}"
+        session.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": payload})
 
     @staticmethod
     def _stored(session: Session, row: MatchRow) -> StoredMatch:
