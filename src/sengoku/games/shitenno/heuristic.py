@@ -10,7 +10,11 @@ The plan, in one line, is "value lots by reachable points" (``shitenno.md §4.3`
 - **Titles** (``shitenno.md §2.5``) are worth their placement bonus (Daimyo +2, Shomyo +1)
   times the placements the holder's hand (with the lot) can pay for, plus an early turn;
   the Sensei is worth the best golden flip on the board, the Hatamoto a wild troop per
-  troop payment.
+  troop payment. For a lot offered or the last lot, those placements are counted
+  concretely: the open spaces, best first, one a province, that the hand plus the lot can
+  pay with troops for the public requirement (a +1 or Exchange tile, or the Hatamoto's
+  wild troop, standing in for one missing troop) or with koku for the space value; for
+  a share not yet cut, they are estimated from units (3.5 a placement) and koku (5).
 - **Majorities** (``shitenno.md §4.7``) are worth 6 times an estimated share: a lead counts
   more the fewer free spaces are left to overturn it; a golden kamon weighs 2.
 
@@ -18,7 +22,8 @@ The **sharing** (``shitenno.md §4.3``): the Tairo puts in each lot the tile he 
 and the cards he values least until the lot is worth half a fair share of what is left,
 keeping the best tile for the end; at the last split (he and one other left) he puts 30 %
 of the table in the lot: taken, he keeps the larger rest and the best tile; refused, he
-keeps the lot (against players who take or refuse at random, a fairer cut won no more
+keeps the lot, so he also adds the cards that let his hand plus the lot pay for a
+placement (against players who take or refuse at random, a fairer cut won no more
 games). A player offered a lot accepts it when it is worth at least his fair share of what
 is left, or, when refusing would leave him the last lot, at least that last lot.
 
@@ -77,6 +82,7 @@ TITLE_BONUS = tuple(t.placement_bonus for t in DATA.titles)
 GOLDEN_WEIGHT = DATA.setup.golden_weight
 KOKU_POINTS = DATA.setup.koku_points
 PLACEMENTS = DATA.setup.placements_per_turn
+DRAW_EFFECT = 2  # a bonus tile's effect code: 0 Exchange, 1 +1, 2 Draw
 
 # Weights, tuned against random opponents (4 players, 1,600 games a setting).
 UNIT = 1.0  # a troop unit's worth while placements lie ahead
@@ -89,6 +95,7 @@ ACCEPT_RATIO = 1.0  # accept a lot worth this share of the fair share
 BUILD_RATIO = 0.5  # the Tairo's lots aim at this share of the fair share
 LAST_SPLIT = 0.3  # at the last split, the lot's share of the table
 MAJ_SCALE = 1.0  # weight of the majority estimate in a placement's worth
+KEEP_REACH = 1  # at the last split, placements the Tairo's hand plus his lot must pay for
 
 _GAME: list[Shitenno] = []
 
@@ -259,6 +266,92 @@ def _placements(s: State, seat: int, units: float, koku: float) -> float:
     return min(float(min(PLACEMENTS, s.kamons[seat])), units / 3.5 + koku / 5.0)
 
 
+def _reach(
+    s: State, seat: int, troops: list[int], koku: list[int], title: int
+) -> tuple[int, float]:
+    """The placements next odd year that ``seat``, holding the troop cards ``troops``, the
+    koku cards ``koku``, its bonus tiles and ``title``, can concretely pay for, one a
+    province, best first; and their favour net of the koku paid (§3.1, §3.2, §4.4)."""
+    hand = troops.copy()
+    kk = koku.copy()
+    effects = [c % 3 for c in s.tiles[seat]]
+    spare = len(effects) - effects.count(DRAW_EFFECT)  # a +1 or Exchange tile: about 1 troop
+    wild = 1 if title == HATAMOTO else 0
+    open_ = []
+    for p in range(NPROV):
+        space = _free_space(s.board, p)
+        if space >= 0:
+            gain = P_VALUES[p][space] + (TILE_GAIN if s.stacks[p] else 0.0)
+            open_.append((gain, p, space, _requirement(s, p)))
+    open_.sort(reverse=True)
+    bonus = TITLE_BONUS[title] if title != NO_TITLE else 0
+    count, points = 0, 0.0
+    while count < min(PLACEMENTS, s.kamons[seat]):
+        units = _units(hand)
+        money = kk[1] + 2 * kk[2] + 3 * kk[3]
+        done = -1
+        for i, (gain, p, space, req) in enumerate(open_):
+            short = sum(r - u for r, u in zip(req, units, strict=True) if r > u)
+            if short <= spare + wild:
+                _spend_troops(hand, req)
+                spare -= max(0, short - wild)
+                points += gain + bonus
+                done = i
+                break
+            price = P_VALUES[p][space]
+            if money >= price:
+                points += gain + bonus - KOKU_SPEND * _spend_koku(kk, price)
+                done = i
+                break
+        if done < 0:
+            break
+        del open_[done]
+        count += 1
+    return count, points
+
+
+def _spend_troops(hand: list[int], req: list[int]) -> None:
+    """Take from ``hand`` the cards that cover most of ``req``, wasting least (§4.4)."""
+    need = req.copy()
+    while any(need):
+        best, best_key = -1, (0, 0)
+        for k in range(NKINDS):
+            if hand[k]:
+                units = KIND_UNITS[k]
+                cover = sum(1 for t in set(units) if need[t]) + (
+                    1 if len(units) == 2 and units[0] == units[1] and need[units[0]] > 1 else 0
+                )
+                key = (cover, -len(units))
+                if cover and key > best_key:
+                    best, best_key = k, key
+        if best < 0:
+            return
+        hand[best] -= 1
+        for t in KIND_UNITS[best]:
+            if need[t]:
+                need[t] -= 1
+
+
+def _spend_koku(kk: list[int], price: int) -> int:
+    """Take from ``kk`` the koku cards paying ``price`` with the least overpayment."""
+    best = (99, 0, 0, 0)
+    for c3 in range(kk[3] + 1):
+        for c2 in range(kk[2] + 1):
+            rest = price - 3 * c3 - 2 * c2
+            c1 = max(0, rest)
+            if c1 <= kk[1]:
+                total = 3 * c3 + 2 * c2 + c1
+                if total < best[0]:
+                    best = (total, c1, c2, c3)
+            if rest <= 0:
+                break
+    total, c1, c2, c3 = best
+    kk[1] -= c1
+    kk[2] -= c2
+    kk[3] -= c3
+    return total
+
+
 def _title_value(s: State, seat: int, title: int, uv: list[float], placements: float) -> float:
     """What holding ``title`` next odd year is worth to ``seat`` making about
     ``placements`` placements (§2.5); nothing in the last sharing."""
@@ -354,7 +447,8 @@ def _remainder(s: State, seat: int, uv: list[float]) -> float:
 def _build(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction:
     """The Tairo builds a lot worth part of a fair share, from what he values least, keeping
     the best hierarchy tile for the end; at the last split (he and one other left) he puts
-    ``LAST_SPLIT`` of the table's worth in the lot, keeping it if it is refused (§4.3)."""
+    ``LAST_SPLIT`` of the table's worth in the lot, keeping it if it is refused, and so
+    adds cards until his hand plus the lot pays for ``KEEP_REACH`` placements (§4.3)."""
     uv = _sharing_values(s)
     waiting = _waiting(s)
     tiles = [a for a in legal if isinstance(a, AddTile)]
@@ -374,6 +468,10 @@ def _build(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoActi
         target = BUILD_RATIO * _fair_share(s, seat, uv)
     offers = [a for a in legal if isinstance(a, Offer)]
     if offers and lot >= target:
+        if waiting <= 2:  # a refused lot is kept: it must pay for a placement (§4.3 step 4)
+            more = _reaching_card(s, seat, legal)
+            if more is not None:
+                return more
         return offers[0]
     mine = _unit_values(s, UNIT)
     hand = s.hand_troops[seat]
@@ -398,16 +496,53 @@ def _build(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoActi
     return best
 
 
+def _with_lot(
+    s: State, seat: int, troops: list[int], koku: list[int]
+) -> tuple[list[int], list[int]]:
+    """The hand of ``seat`` plus the troop cards ``troops`` and koku cards ``koku``."""
+    return (
+        [a + b for a, b in zip(s.hand_troops[seat], troops, strict=True)],
+        [a + b for a, b in zip(s.hand_koku[seat], koku, strict=True)],
+    )
+
+
+def _reaching_card(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction | None:
+    """While the Tairo's hand plus his lot pays for fewer than ``KEEP_REACH`` placements, the
+    card that adds most to what it pays for; ``None`` when none helps or none is needed."""
+    if _last_sharing(s):
+        return None
+    ht, hk = _with_lot(s, seat, s.lot_troops, s.lot_koku)
+    best = _reach(s, seat, ht, hk, s.lot_tile)
+    if best[0] >= min(KEEP_REACH, s.kamons[seat]):
+        return None
+    choice: ShitennoAction | None = None
+    for a in legal:
+        if isinstance(a, AddTroop):
+            ht[a.kind] += 1
+            r = _reach(s, seat, ht, hk, s.lot_tile)
+            ht[a.kind] -= 1
+        elif isinstance(a, AddKoku):
+            hk[a.value] += 1
+            r = _reach(s, seat, ht, hk, s.lot_tile)
+            hk[a.value] -= 1
+        else:
+            continue
+        if r > best:
+            choice, best = a, r
+    return choice
+
+
 def _answer(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction:
     """Accept a lot worth about a fair share of what is left, or, when refusing leaves one
     the last lot, worth at least that last lot; else refuse (§4.3)."""
     uv = _sharing_values(s)
     lt, lk = s.lot_troops, s.lot_koku
-    placements = _placements(s, seat, sum(_units(lt)), lk[1] + 2 * lk[2] + 3 * lk[3])
+    placements = float(_reach(s, seat, *_with_lot(s, seat, lt, lk), s.lot_tile)[0])
     value = _cards_value(lt, lk, uv) + _title_value(s, seat, s.lot_tile, uv, placements)
     last = _waiting(s) <= 2  # refusing leaves me the last lot
     want = _remainder(s, seat, uv) if last else ACCEPT_RATIO * _fair_share(s, seat, uv)
-    choice: ShitennoAction = Accept() if value >= want else Refuse()
+    accept = value >= want
+    choice: ShitennoAction = Accept() if accept else Refuse()
     return choice if choice in legal else legal[0]
 
 
@@ -417,8 +552,14 @@ def _take_last(s: State, seat: int, legal: Sequence[ShitennoAction]) -> Shitenno
     takes = [a for a in legal if isinstance(a, TakeLast)]
     if not takes:
         return legal[0]
-    placements = _pool_placements(s, seat, 1)
-    return max(takes, key=lambda a: (_title_value(s, seat, a.title, uv, placements), -a.title))
+    ht, hk = _with_lot(s, seat, s.pool_troops, s.pool_koku)
+    return max(
+        takes,
+        key=lambda a: (
+            _title_value(s, seat, a.title, uv, float(_reach(s, seat, ht, hk, a.title)[0])),
+            -a.title,
+        ),
+    )
 
 
 def _odd_values(s: State) -> list[float]:
