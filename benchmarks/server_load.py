@@ -14,9 +14,9 @@ creates the matches with every seat human (``POST /api/matches``, seed ``--seed 
 opens one WebSocket per seat. When every seat has its welcome, all of them start at once:
 each seat acts whenever its newest welcome/update offers it legal actions it has not acted
 on yet, choosing one uniformly at random (a seeded ``random.Random`` per seat) and naming
-the position it chose in (``expect``). Errors ``stale`` and ``illegal_action`` are expected
-in simultaneous phases (a seat acted on a position someone else's action replaced); the
-seat just goes on from the newest message. The server is stopped with SIGTERM at the end.
+the position it chose in (``expect``), one action at a time: it chooses again only once the
+last one is answered. An error (``stale`` if its choices changed meanwhile) is counted and
+the seat goes on from the newest message. The server is stopped with SIGTERM at the end.
 
 Figures: accepted moves, the wall time from the first action sent to the last match
 finished (the last seat receiving a final outcome), moves per second, the latency of each
@@ -137,7 +137,8 @@ async def play_seat(
                 over = latest["outcome"] is not None
                 if over and not pending:
                     return
-                if not over and latest["legal"] and latest["number"] != acted_on:
+                # One action at a time, like a person: choose again once the last is answered.
+                if not over and not pending and latest["legal"] and latest["number"] != acted_on:
                     acted_on = latest["number"]
                     choice = rng.choice(latest["legal"])
                     ref = str(acted_on)
