@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
 
 import sengoku
 from sengoku.core import Match
@@ -70,7 +76,10 @@ def test_a_match_with_a_person_and_bots_is_played_to_the_end(server: Server) -> 
     # every update carried the seat's own view, exactly as the rules engine builds it
     listed = {m["id"]: m for m in server.get("/api/matches?status=finished").json()}
     assert listed[made["id"]]["outcome"] == final["outcome"]
-    assert "seed" not in listed[made["id"]] and "host_token" not in json.dumps(listed)
+    assert "seed" not in listed[made["id"]]
+    public = server.get("/api/matches").text + server.get(f"/api/matches/{made['id']}").text
+    for secret in (made["host_token"], seat0["token"]):
+        assert secret not in public and hashlib.sha256(secret.encode()).hexdigest() not in public
 
 
 def drive(
@@ -83,7 +92,8 @@ def drive(
     Returns the number of actions accepted; stops at the end or when ``stop(seat, message)``.
     """
     for c in clients:
-        c.until(lambda m: m["type"] == "welcome")
+        if c.latest is None:
+            c.until(lambda m: m["type"] == "welcome")
     while True:
         latest = [c.latest for c in clients]
         assert all(m is not None for m in latest)
@@ -256,6 +266,10 @@ def test_rate_limit(server: Server) -> None:
     assert limited and all(a["code"] == "rate_limited" for a in limited)
     assert len(answers) - len(limited) >= 400  # the burst got through
     assert {a["ref"] for a in answers} == set(range(800))  # every message was answered
+    for _ in range(300):  # junk counts against the limit too
+        client.send("{junk")
+    junk = [client.until(lambda m: m["type"] == "error") for _ in range(300)]
+    assert {a["code"] for a in junk} == {"rate_limited", "bad_json"}
     client.close()
 
 
@@ -365,8 +379,8 @@ def test_a_thinking_bot_does_not_hold_up_other_matches(server: Server) -> None:
     host = {"Authorization": f"Bearer {slow['host_token']}"}
     for seat in range(4):  # stop the bots: hand the seats to people
         server.post(f"/api/matches/{slow['id']}/seats/{seat}", json={"kind": "human"}, headers=host)
-    first = watcher.until(lambda m: m["type"] == "update" and m["number"] > 0)
-    assert first["number"] == 1  # the bot's move came in the end
+    watcher.drain(3.0)  # the move a bot was still thinking about is refused: its seat changed
+    assert _number(server, slow["id"]) == 0
     for c in [*clients, watcher]:
         c.close()
 
@@ -393,3 +407,86 @@ def test_expect_refuses_only_choices_that_changed(server: Server) -> None:
     assert _number(server, made["id"]) == 2
     red.close()
     blue.close()
+
+
+def test_a_reassigned_seats_open_connection_is_closed_and_told_nothing_more(
+    server: Server,
+) -> None:
+    """The host gives seat 1 to someone new: the old holder's open connection gets
+    ``seat_reassigned``, is closed, and never receives the new holder's view."""
+    made = server.create("shitenno", 3, ["human"] * 3, seed=6)
+    host = {"Authorization": f"Bearer {made['host_token']}"}
+    old = server.client(made["id"], made["seats"][1]["token"])
+    old.until(lambda m: m["type"] == "welcome")
+    new = server.post(
+        f"/api/matches/{made['id']}/seats/1",
+        json={"kind": "human", "new_token": True},
+        headers=host,
+    ).json()
+    assert new["join_url"].startswith("http") and new["join_url"].endswith(new["token"])
+    told = old.until(lambda m: m["type"] == "error")
+    assert told["code"] == "seat_reassigned"
+    with pytest.raises(ConnectionClosed):
+        old.recv(10)
+    assert old.ws.close_code == 4401
+    newcomer = server.client(made["id"], new["token"])
+    assert newcomer.until(lambda m: m["type"] == "welcome")["seat"] == 1
+    # the game goes on; nothing more reached the old connection
+    others = [server.client(made["id"], s["token"]) for s in (made["seats"][0], made["seats"][2])]
+    rng = random.Random(1)
+    drive(
+        [others[0], newcomer, others[1]],
+        lambda seat, legal: rng.choice(legal)["notation"],
+        stop=_after(5),
+    )
+    assert [m["type"] for m in old.received if m["type"] == "update"] == []
+    for c in [newcomer, *others]:
+        c.close()
+
+
+def test_running_record_withholds_secrets(server: Server) -> None:
+    """shitenno.md §2: hands are secret. While a match runs, its record shows the public log
+    and view, or one seat's own with that seat's token, never the seed or the actions."""
+    made = server.create("shitenno", 3, ["human"] * 3, seed=12)
+    public = server.get(f"/api/matches/{made['id']}/record").json()
+    assert public["finished"] is False and public["seat"] is None
+    assert "seed" not in public and "record" not in public
+    local = sengoku.new_match("shitenno", 3, seed=12)
+    assert public["view"] == local.view(None) and public["log"] == local.log(None)
+    token = made["seats"][2]["token"]
+    own = server.get(
+        f"/api/matches/{made['id']}/record", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    assert own["seat"] == 2 and own["view"] == local.view(2) != public["view"]
+
+
+def test_a_client_vanishing_mid_action_harms_nothing(server: Server) -> None:
+    """A client that sends an action and drops at once leaves a server that still serves
+    everyone (the action is applied or not, never half)."""
+    made = server.create("shogun", 4, ["human"] * 4, seed=13)
+    for _ in range(10):
+        ghost = server.client(made["id"], made["seats"][0]["token"])
+        ghost.send({"type": "act", "action": "nonsense", "ref": 1})
+        ghost.ws.socket.close()  # no closing handshake
+    assert server.get("/api/health").json()["status"] == "ok"
+    me = server.client(made["id"], made["seats"][0]["token"])
+    welcome = me.until(lambda m: m["type"] == "welcome")
+    assert me.act(welcome["legal"][0]["notation"])["type"] == "accepted"
+    me.close()
+
+
+def test_http_errors_are_json(server: Server) -> None:
+    missing = server.get("/api/nothing-here")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    wrong = httpx.delete(server.base + "/api/games")
+    assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(100):
+            yield b"x" * 1000
+
+    chunked = server.post(
+        "/api/matches", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert chunked.status_code == 413 and chunked.json()["error"]["code"] == "too_large"
+    assert server.post(f"/api/matches/{'x' * 40}/seats/0", json={"kind": "bot"}).status_code == 404

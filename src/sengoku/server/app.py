@@ -21,6 +21,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import sengoku
@@ -36,7 +37,15 @@ from sengoku.core import (
 )
 
 from .bots import BOT_LEVELS, make_pool
-from .hub import Connection, Hub, LiveMatch, StaleActionError
+from .hub import (
+    CLOSE_REFUSED,
+    CLOSE_UNKNOWN,
+    Connection,
+    Hub,
+    LiveMatch,
+    SeatError,
+    StaleActionError,
+)
 from .store import NOTIFY_CHANNEL, Seat, Store, digest
 
 __all__ = ["ServerSettings", "create_app", "default_database_url"]
@@ -63,6 +72,7 @@ class ServerSettings:
         messages_per_second, message_burst: each connection's rate limit (a token bucket).
         matches_per_minute: how many matches one address may create per minute.
         hello_timeout: seconds a new WebSocket has to say who it is.
+        connections_per_match: the most clients one match takes at once.
         clock_level: the bot that plays a person's overdue turn when a turn clock is set.
     """
 
@@ -74,6 +84,7 @@ class ServerSettings:
     message_burst: int = 40
     matches_per_minute: int = 30
     hello_timeout: float = 10.0
+    connections_per_match: int = 256
     clock_level: str = "easy"
 
 
@@ -127,7 +138,8 @@ class SeatChange(BaseModel):
 
 
 class BodyLimit:
-    """ASGI middleware: HTTP bodies larger than ``limit`` bytes get 413 before they are read."""
+    """ASGI middleware: an HTTP body larger than ``limit`` bytes gets 413, whether it says its
+    length or comes in chunks (it is read, up to the limit, before the app sees it)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -140,17 +152,30 @@ class BodyLimit:
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             await _too_large(self.limit)(scope, receive, send)
             return
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
+        chunks: list[bytes] = []
+        size = 0
+        while True:
             message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise ApiError(413, "too_large", f"the body is larger than {self.limit} bytes")
-            return message
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await _too_large(self.limit)(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        delivered = False
 
-        await self.app(scope, limited, send)
+        async def replay() -> Message:
+            nonlocal delivered
+            if delivered:
+                return await receive()
+            delivered = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 def _too_large(limit: int) -> JSONResponse:
@@ -224,6 +249,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         finally:
             if listener is not None:
                 listener.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await listener
             await hub.close()
             store.dispose()
 
@@ -242,6 +269,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -407,6 +439,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         match_id: str,
         seat: int,
         body: SeatChange,
+        request: Request,
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
         """The host hands a seat to a bot (an absent player) or back to a person."""
@@ -422,7 +455,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if body.kind == "human" and body.bot is not None:
             raise ApiError(422, "invalid_request", "a human seat has no bot level")
         new = await hub().hand_over(live, seat, body.kind, level, body.new_token)
-        base = "/play/" + live.id
+        base = f"{str(request.base_url).rstrip('/')}/play/{live.id}"
         return {
             "seat": seat,
             "kind": body.kind,
@@ -436,47 +469,61 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def play(ws: WebSocket, match_id: str) -> None:
         """One client of a match; see docs/protocol.md for the messages."""
         await ws.accept()
-        send = ws.send_text
         try:
-            hello = await asyncio.wait_for(ws.receive_text(), settings.hello_timeout)
-        except (TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
-            await _refuse(ws, "no_hello", 'say hello first: {"type": "hello", "token": ...}')
+            hello = await asyncio.wait_for(_receive(ws), settings.hello_timeout)
+        except TimeoutError:
+            hello = None
+        if not isinstance(hello, str):
+            hint = 'say hello first: {"type": "hello", "token": ...}'
+            await _refuse(ws, "no_hello", hint, CLOSE_REFUSED)
             return
         greeting = _parse(hello, settings.max_message_bytes)
         if isinstance(greeting, str) or greeting.get("type") != "hello":
-            await _refuse(
-                ws,
-                "bad_hello",
-                greeting if isinstance(greeting, str) else "the first message must be a hello",
-            )
+            reason = greeting if isinstance(greeting, str) else "the first message must be a hello"
+            await _refuse(ws, "bad_hello", reason, CLOSE_REFUSED)
             return
         try:
             live = await _live(hub(), match_id)
         except ApiError as exc:
-            await _refuse(ws, exc.code, exc.message)
+            await _refuse(ws, exc.code, exc.message, CLOSE_UNKNOWN)
             return
-        seat = None
+        seat, token_digest = None, None
         token = greeting.get("token")
         if token is not None:
             seat = _seat_of(live, token) if isinstance(token, str) else None
             if seat is None:
-                await _refuse(ws, "bad_token", "that token opens no seat of this match")
+                await _refuse(
+                    ws, "bad_token", "that token opens no seat of this match", CLOSE_REFUSED
+                )
                 return
+            token_digest = live.seats[seat].token_digest
+        if len(live.connections) >= settings.connections_per_match:
+            await _refuse(
+                ws,
+                "too_many_connections",
+                "this match has all the clients it can take",
+                CLOSE_REFUSED,
+            )
+            return
         since = greeting.get("log_since", 0)
-        conn = Connection(seat, send)
+        conn = Connection(seat, ws.send_text, lambda code: ws.close(code), token_digest)
         hub().connect(
             live, conn, since if isinstance(since, int) and not isinstance(since, bool) else 0
         )
         bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
         try:
-            while True:
-                try:
-                    text = await ws.receive_text()
-                except (KeyError, RuntimeError):  # a binary frame
+            while not (conn.revoked or conn.lagging):
+                text = await _receive(ws)
+                if text is None:  # the client went away
+                    break
+                if not bucket.take():
+                    conn.push(
+                        _ws_error("rate_limited", "too many messages; slow down", _ref_of(text))
+                    )
+                    continue
+                if isinstance(text, bytes):
                     conn.push(_ws_error("bad_message", "send JSON text messages"))
                     continue
-                if conn.revoked or conn.lagging:
-                    break
                 message = _parse(text, settings.max_message_bytes)
                 if isinstance(message, str):
                     code = (
@@ -484,18 +531,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     )
                     conn.push(_ws_error(code, message))
                     continue
-                if not bucket.take():
-                    ref = message.get("ref")
-                    ref = ref if isinstance(ref, str | int) and len(str(ref)) <= 64 else None
-                    conn.push(_ws_error("rate_limited", "too many messages; slow down", ref))
-                    continue
                 try:
                     await _handle(hub(), live, conn, message)
                 except Exception:
                     log.exception("internal error on a message to match %s", live.id)
                     conn.push(_ws_error("internal", "the server failed; the error has been logged"))
-        except WebSocketDisconnect:
-            pass
         finally:
             await hub().disconnect(live, conn)
             with contextlib.suppress(Exception):
@@ -562,10 +602,35 @@ def _ws_error(code: str, message: str, ref: Any = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "ref": ref}
 
 
-async def _refuse(ws: WebSocket, code: str, message: str) -> None:
+async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
     with contextlib.suppress(Exception):
         await ws.send_text(json.dumps(_ws_error(code, message)))
-        await ws.close(code=4400 if code != "unknown_match" else 4404)
+        await ws.close(code=close_code)
+
+
+async def _receive(ws: WebSocket) -> str | bytes | None:
+    """The next frame's text (or bytes), or ``None`` once the client has gone."""
+    try:
+        message = await ws.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    return bytes(message.get("bytes") or b"")
+
+
+def _ref_of(text: str | bytes) -> Any:
+    """The ``ref`` of a message, if it is a small JSON object that has a valid one."""
+    if isinstance(text, bytes) or len(text) > 4096:
+        return None
+    try:
+        ref = json.loads(text).get("ref")
+    except (ValueError, AttributeError):
+        return None
+    return ref if isinstance(ref, str | int) and len(str(ref)) <= 64 else None
 
 
 async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str, Any]) -> None:
@@ -583,9 +648,6 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
     if conn.seat is None:
         conn.push(_ws_error("spectator", "spectators cannot act", ref))
         return
-    if live.seats[conn.seat].kind == "bot":
-        conn.push(_ws_error("seat_is_bot", "this seat is played by a bot now", ref))
-        return
     action = message.get("action")
     expect = message.get("expect")
     if not isinstance(action, str | dict) or (
@@ -600,7 +662,9 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
         )
         return
     try:
-        notation = await hub.submit(live, conn.seat, action, expect=expect)
+        notation = await hub.submit(live, conn.seat, action, expect=expect, conn=conn)
+    except SeatError as exc:
+        conn.push(_ws_error(exc.code, str(exc), ref))
     except IllegalActionError as exc:
         conn.push(_ws_error("illegal_action", exc.reason, ref))
     except StaleActionError as exc:
@@ -612,26 +676,49 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
 
 
 async def _listen(store: Store, hub: Hub) -> None:
-    """PostgreSQL: hear of actions other server processes stored, and catch up."""
+    """PostgreSQL: hear of actions other server processes stored, and catch up.
+
+    Each match catches up in a task of its own, so a busy match holds up no other; several
+    notifications for a match that is already catching up make one more catch-up, not many.
+    """
     import psycopg
 
     conninfo = store.url.replace("postgresql+psycopg://", "postgresql://", 1)
+    running: dict[str, asyncio.Task[None]] = {}
+    again: set[str] = set()
+
+    async def catch_up(match_id: str) -> None:
+        try:
+            while True:
+                again.discard(match_id)
+                try:
+                    await hub.on_notify(match_id)
+                except Exception:
+                    log.exception("could not catch up on match %s", match_id)
+                if match_id not in again:
+                    return
+        finally:
+            running.pop(match_id, None)
+
+    def notified(match_id: str) -> None:
+        if match_id in running:
+            again.add(match_id)
+        else:
+            running[match_id] = asyncio.create_task(catch_up(match_id))
+
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                # catch up on whatever was missed while not listening
-                for live in list(hub.live.values()):
-                    await hub.on_notify(live.id)
+                for match_id in list(hub.live):  # whatever was missed while not listening
+                    notified(match_id)
                 async for note in conn.notifies():
                     match_id, _, origin = note.payload.partition(" ")
-                    if origin == store.origin:
-                        continue  # our own commit: we are up to date
-                    try:
-                        await hub.on_notify(match_id)
-                    except Exception:
-                        log.exception("could not catch up on match %s", match_id)
+                    if origin != store.origin:  # our own commits need no catching up
+                        notified(match_id)
         except asyncio.CancelledError:
+            for task in running.values():
+                task.cancel()
             raise
         except Exception:
             log.exception("lost the PostgreSQL notification connection; reconnecting")

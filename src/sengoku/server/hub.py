@@ -42,17 +42,32 @@ class StaleActionError(Exception):
     """The client acted on an older position than the match's current one."""
 
 
+class SeatError(Exception):
+    """The acting connection no longer plays its seat (``code``: why, for the client)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+#: WebSocket close codes: refused at hello, unknown match, seat given away, not reading.
+CLOSE_REFUSED, CLOSE_UNKNOWN, CLOSE_REVOKED, CLOSE_LAGGING = 4400, 4404, 4401, 4408
+
+
 @dataclass(eq=False)
 class Connection:
     """One WebSocket client of a match: a seat (with its token) or a spectator (``None``)."""
 
     seat: int | None
     send: Callable[[str], Awaitable[None]]
+    closer: Callable[[int], Awaitable[None]] | None = None  # closes the socket with a code
+    token_digest: str | None = None  # the digest of the token the seat was opened with
     log_pos: int = 0  # the global log index this client has been sent up to
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(1024))
     writer: asyncio.Task[None] | None = None
     revoked: bool = False  # the seat was given a new token: this connection may not act
     lagging: bool = False  # its outbox overflowed: the client does not read; it is closed
+    shutting: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Start the task that writes queued messages in order."""
@@ -60,12 +75,26 @@ class Connection:
 
     def push(self, message: Mapping[str, Any]) -> bool:
         """Queue a message; ``False`` (and the connection should close) when it lags too far."""
+        if self.shutting is not None:
+            return False
         try:
             self.outbox.put_nowait(_encode.encode(message).decode())
         except asyncio.QueueFull:
             self.lagging = True
+            self.shut(CLOSE_LAGGING)
             return False
         return True
+
+    def shut(self, code: int) -> None:
+        """Send what is queued, then close the socket with ``code`` (once)."""
+        if self.shutting is None:
+            self.shutting = asyncio.create_task(self._shut(code))
+
+    async def _shut(self, code: int) -> None:
+        await self.close()
+        if self.closer is not None:
+            with contextlib.suppress(Exception):
+                await self.closer(code)
 
     async def close(self) -> None:
         """Let the writer finish what is queued, then stop it."""
@@ -183,6 +212,9 @@ class Hub:
                 live = self.live[match_id] = LiveMatch(stored, match)
                 self._after_change(live, None)
                 live.tasks.add(asyncio.create_task(self._clock_loop(live)))
+        if self.store.is_postgres:  # a notification may have come while it loaded
+            async with live.lock:
+                await self._catch_up(live)
         return live
 
     async def load_running(self) -> int:
@@ -238,13 +270,20 @@ class Hub:
         action: Any,
         by_bot: bool = False,
         expect: int | None = None,
+        conn: Connection | None = None,
+        clock: bool = False,
     ) -> str:
         """Carry out ``action`` (notation, structured dict or action) for ``seat``.
 
-        Returns the accepted action's notation. Raises :class:`IllegalActionError` or
-        :class:`StaleActionError`, changing nothing.
+        ``conn`` is the person's connection, ``by_bot`` a bot's move (``clock``: for a person
+        whose turn clock ran out). Whether the actor still plays the seat is checked under
+        the lock, so a move in flight when a seat changed hands is refused.
+
+        Returns the accepted action's notation. Raises :class:`IllegalActionError`,
+        :class:`StaleActionError` or :class:`SeatError`, changing nothing.
         """
         async with live.lock:
+            _check_actor(live, seat, by_bot, conn, clock)
             # With several processes this one may be behind the database: before refusing
             # an action as illegal or stale, it catches up once.
             behind_checked = not self.store.is_postgres
@@ -306,18 +345,7 @@ class Hub:
                 bot,
                 None if token is None else digest(token),
             )
-            live.stored = await run_in_threadpool(self._refresh, live.id)
-            if token is not None:
-                for conn in [c for c in live.connections if c.seat == seat]:
-                    conn.revoked = True
-                    conn.push(
-                        {
-                            "type": "error",
-                            "code": "seat_reassigned",
-                            "message": "this seat was given to someone else",
-                        }
-                    )
-            self._after_change(live, None)
+            self._seats_changed(live, await run_in_threadpool(self._refresh, live.id))
         return token
 
     async def on_notify(self, match_id: str) -> None:
@@ -326,8 +354,30 @@ class Hub:
         if live is None:
             return
         async with live.lock:
-            live.stored = await run_in_threadpool(self._refresh, live.id)
+            stored = await run_in_threadpool(self._refresh, live.id)
+            if stored.seats != live.stored.seats:
+                self._seats_changed(live, stored)
+            live.stored = stored
             await self._catch_up(live)
+
+    def _seats_changed(self, live: LiveMatch, stored: StoredMatch) -> None:
+        """New seats: connections whose token no longer opens their seat are revoked and
+        closed; everyone gets an update."""
+        live.stored = stored
+        for conn in list(live.connections):
+            if conn.seat is not None and conn.token_digest != stored.seats[conn.seat].token_digest:
+                conn.revoked = True
+                conn.push(
+                    {
+                        "type": "error",
+                        "code": "seat_reassigned",
+                        "message": "this seat was given to someone else",
+                        "ref": None,
+                    }
+                )
+                live.connections.discard(conn)
+                conn.shut(CLOSE_REVOKED)
+        self._after_change(live, None)
 
     # -- connections ------------------------------------------------------------------------
 
@@ -441,35 +491,61 @@ class Hub:
     ) -> None:
         # A bot seat's move stays good while it is legal (in a secret simultaneous choice the
         # others' moves do not change what it knows); a turn-clock move for a person is only
-        # made if nothing at all happened meanwhile, else the clock runs out again at once.
+        # made if the person's choices stayed the same, else the clock runs out again at once.
+        clock = expect is not None
         try:
-            loop = asyncio.get_running_loop()
-            try:
-                notation = await loop.run_in_executor(self.pool, decide, level, seed, view, legal)
-            except BrokenExecutor:
-                if self.closing:
-                    return
-                log.warning("a bot worker died; starting new workers")
-                self.pool = self.new_pool()
-                notation = await loop.run_in_executor(self.pool, decide, level, seed, view, legal)
-            except Exception:
-                if self.closing:
-                    return
-                log.exception(
-                    "bot %s for seat %d of %s failed; playing at random", level, seat, live.id
-                )
-                notation = str(legal[seed % len(legal)])
-            try:
-                await self.submit(live, seat, notation, by_bot=True, expect=expect)
-            except (IllegalActionError, StaleActionError):
-                # The position moved on meanwhile: a bot is asked again below; a person's
-                # overdue turn is due again at once.
-                if expect is not None and seat in live.waiting_since:
-                    live.waiting_since[seat] = float("-inf")
-                    live.clock.set()
+            notation = await self._think(live, seat, level, seed, view, legal)
+            if notation is None:
+                return
+            for attempt in range(5):
+                try:
+                    await self.submit(live, seat, notation, by_bot=True, expect=expect, clock=clock)
+                except (IllegalActionError, StaleActionError, SeatError):
+                    # The position moved on or the seat changed hands: a bot is asked again
+                    # below; a person's overdue turn is due again at once.
+                    if clock and seat in live.waiting_since:
+                        live.waiting_since[seat] = float("-inf")
+                        live.clock.set()
+                    break
+                except Exception:  # the database failed: try again a little later
+                    if self.closing:
+                        return
+                    log.exception("storing a bot move of match %s failed", live.id)
+                    await asyncio.sleep(0.5 * 2**attempt)
+                else:
+                    break
         finally:
             live.thinking.discard(seat)
         self._start_bots(live)
+
+    async def _think(
+        self,
+        live: LiveMatch,
+        seat: int,
+        level: str,
+        seed: int,
+        view: dict[str, Any],
+        legal: list[Any],
+    ) -> str | None:
+        """The bot's choice from a worker (``None`` when the server is closing)."""
+        loop = asyncio.get_running_loop()
+        for _attempt in range(2):
+            pool = self.pool
+            try:
+                return await loop.run_in_executor(pool, decide, level, seed, view, legal)
+            except BrokenExecutor:
+                if self.closing:
+                    return None
+                if self.pool is pool:  # the first to notice replaces the pool
+                    log.warning("a bot worker died; starting new workers")
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self.pool = self.new_pool()
+            except Exception:
+                if self.closing:
+                    return None
+                log.exception("bot %s for seat %d of %s failed", level, seat, live.id)
+                break
+        return str(legal[seed % len(legal)])  # a legal move rather than a stalled match
 
     async def _clock_loop(self, live: LiveMatch) -> None:
         """Hand an overdue human decision to a bot (the turn clock); one move at a time."""
@@ -477,28 +553,51 @@ class Hub:
         if not limit:
             return
         while live.match.outcome() is None and not self.closing:
-            live.clock.clear()
-            now = time.monotonic()
-            due = {s: t + limit for s, t in live.waiting_since.items()}
-            expired = {s for s, t in due.items() if t <= now}
-            if expired:
-                for seat in expired:
-                    live.waiting_since[seat] = now
-                self._start_bots(live, seats=expired, level=self.clock_level)
-                continue
-            timeout = min(due.values()) - now if due else None
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(live.clock.wait(), timeout)
+            try:
+                await self._clock_tick(live, limit)
+            except Exception:
+                log.exception("the turn clock of match %s failed", live.id)
+                await asyncio.sleep(1)
+
+    async def _clock_tick(self, live: LiveMatch, limit: float) -> None:
+        """Start a bot for each overdue person, or wait until the next is due or a change."""
+        live.clock.clear()
+        now = time.monotonic()
+        due = {s: t + limit for s, t in live.waiting_since.items()}
+        expired = {s for s, t in due.items() if t <= now}
+        if expired:
+            for seat in expired:
+                live.waiting_since[seat] = now
+            self._start_bots(live, seats=expired, level=self.clock_level)
+            return
+        timeout = min(due.values()) - now if due else None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(live.clock.wait(), timeout)
 
     async def close(self) -> None:
         """Stop every bot, clock and connection of this process, and the bots' workers."""
         self.closing = True
         self.pool.shutdown(wait=False, cancel_futures=True)
-        for live in self.live.values():
-            for task in list(live.tasks):
-                task.cancel()
+        lives = list(self.live.values())
+        tasks = [t for live in lives for t in live.tasks]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for live in lives:
             for conn in list(live.connections):
                 await conn.close()
+
+
+def _check_actor(
+    live: LiveMatch, seat: int, by_bot: bool, conn: Connection | None, clock: bool
+) -> None:
+    info = live.seats[seat]
+    if conn is not None and (conn.revoked or conn.token_digest != info.token_digest):
+        raise SeatError("seat_reassigned", "this seat was given to someone else")
+    if by_bot and (info.kind == "bot") == clock:
+        raise SeatError("seat_changed", "the seat changed hands while the bot thought")
+    if not by_bot and info.kind == "bot":
+        raise SeatError("seat_is_bot", "this seat is played by a bot now")
 
 
 def _replay(stored: StoredMatch, actions: list[tuple[int, str]]) -> Match:

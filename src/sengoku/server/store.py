@@ -9,6 +9,7 @@ process got there first, nothing is written and the caller catches up and tries 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -121,7 +122,10 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         #: names this process in its notifications, so it can skip its own
         self.origin = secrets.token_hex(8)
-        self._write = threading.Lock()  # SQLite: one writer at a time within the process
+        # SQLite takes one writer at a time; PostgreSQL's row locks need no help.
+        self._write: contextlib.AbstractContextManager[Any] = (
+            contextlib.nullcontext() if self.is_postgres else threading.Lock()
+        )
 
     # -- schema ------------------------------------------------------------------------------
 
