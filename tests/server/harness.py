@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -283,8 +283,3 @@ def play_to_end(
         client.until(
             lambda m: m["type"] in ("welcome", "update"), timeout=deadline - time.monotonic()
         )
-
-
-def iter_updates(client: Client) -> Iterator[dict[str, Any]]:
-    """The welcome and update messages received so far."""
-    return (m for m in client.received if m["type"] in ("welcome", "update"))

@@ -420,7 +420,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return {"finished": True, "record": live.match.to_record()}
         seat = None
         if authorization is not None:
-            seat = _seat_of(live, authorization.removeprefix("Bearer ").strip())
+            seat = _seat_of(live, _bearer(authorization))
             if seat is None:
                 raise ApiError(403, "bad_token", "that token opens no seat of this match")
         return {
@@ -444,7 +444,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """The host hands a seat to a bot (an absent player) or back to a person."""
         live = await _live(hub(), match_id)
-        token = (authorization or "").removeprefix("Bearer ").strip()
+        token = _bearer(authorization)
         if not token or not secrets.compare_digest(digest(token), live.stored.host_digest):
             raise ApiError(
                 403, "not_host", "only the match's host (with the host token) may do that"
@@ -478,8 +478,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await _refuse(ws, "no_hello", hint, CLOSE_REFUSED)
             return
         greeting = _parse(hello, settings.max_message_bytes)
-        if isinstance(greeting, str) or greeting.get("type") != "hello":
-            reason = greeting if isinstance(greeting, str) else "the first message must be a hello"
+        if isinstance(greeting, tuple) or greeting.get("type") != "hello":
+            reason = (
+                greeting[1] if isinstance(greeting, tuple) else "the first message must be a hello"
+            )
             await _refuse(ws, "bad_hello", reason, CLOSE_REFUSED)
             return
         try:
@@ -525,11 +527,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     conn.push(_ws_error("bad_message", "send JSON text messages"))
                     continue
                 message = _parse(text, settings.max_message_bytes)
-                if isinstance(message, str):
-                    code = (
-                        "too_large" if message.startswith("the message is larger") else "bad_json"
-                    )
-                    conn.push(_ws_error(code, message))
+                if isinstance(message, tuple):
+                    conn.push(_ws_error(*message))
                     continue
                 try:
                     await _handle(hub(), live, conn, message)
@@ -585,17 +584,22 @@ def _seat_of(live: LiveMatch, token: str) -> int | None:
     return None
 
 
-def _parse(text: str, limit: int) -> dict[str, Any] | str:
-    """A client's JSON object, or the reason it is not one."""
+def _parse(text: str, limit: int) -> dict[str, Any] | tuple[str, str]:
+    """A client's JSON object, or the error code and reason why it is not one."""
     if len(text.encode()) > limit:
-        return f"the message is larger than {limit} bytes"
+        return ("too_large", f"the message is larger than {limit} bytes")
     try:
         message = json.loads(text)
     except ValueError as exc:
-        return f"not JSON: {exc}"
+        return ("bad_json", f"not JSON: {exc}")
     if not isinstance(message, dict):
-        return "a message is a JSON object"
+        return ("bad_json", "a message is a JSON object")
     return message
+
+
+def _bearer(authorization: str | None) -> str:
+    """The token of an ``Authorization: Bearer TOKEN`` header ('' without one)."""
+    return (authorization or "").removeprefix("Bearer ").strip()
 
 
 def _ws_error(code: str, message: str, ref: Any = None) -> dict[str, Any]:

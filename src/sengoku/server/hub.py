@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
-from sengoku.core import IllegalActionError, Match, action_to_json, get_game
+from sengoku.core import IllegalActionError, Match, action_to_json
 from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
 from .bots import bot_seed, decide
@@ -167,9 +167,7 @@ class LiveMatch:
             "log": m.log(seat, since=conn.log_pos),
             "log_length": m.log_length,
             "legal": [action_to_json(a) for a in legal],
-            "seats": [
-                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name} for s in self.seats
-            ],
+            "seats": [s.public() for s in self.seats],
             "presence": self.presence(),
             "outcome": outcome.to_json() if outcome else None,
         }
@@ -209,9 +207,7 @@ class Hub:
                     return None
                 actions = await run_in_threadpool(self.store.actions, match_id)
                 match = await run_in_threadpool(_replay, stored, actions)
-                live = self.live[match_id] = LiveMatch(stored, match)
-                self._after_change(live, None)
-                live.tasks.add(asyncio.create_task(self._clock_loop(live)))
+                live = self._go_live(LiveMatch(stored, match))
         if self.store.is_postgres:  # a notification may have come while it loaded
             async with live.lock:
                 await self._catch_up(live)
@@ -255,8 +251,11 @@ class Hub:
         )
         stored = await run_in_threadpool(self.store.get, match_id)
         assert stored is not None
-        async with self._loading:
-            live = self.live[match_id] = LiveMatch(stored, match)
+        return self._go_live(LiveMatch(stored, match))
+
+    def _go_live(self, live: LiveMatch) -> LiveMatch:
+        """Serve a match: tell its clients, start its bots and its turn clock."""
+        self.live[live.id] = live
         self._after_change(live, None)
         live.tasks.add(asyncio.create_task(self._clock_loop(live)))
         return live
@@ -638,8 +637,3 @@ def _resolve(match: Match, seat: int, action: Any) -> Any:
 def _short(value: Any) -> str:
     text = _encode.encode(value).decode() if not isinstance(value, str) else value
     return text if len(text) <= 120 else text[:117] + "..."
-
-
-def game_title(name: str) -> str:
-    """The title of a registered game."""
-    return get_game(name).title

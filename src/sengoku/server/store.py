@@ -63,6 +63,10 @@ class Seat:
     name: str | None
     token_digest: str | None = None
 
+    def public(self) -> dict[str, Any]:
+        """What anyone may see of the seat (never its token)."""
+        return {"seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name}
+
 
 @dataclass(frozen=True)
 class StoredMatch:
@@ -95,9 +99,7 @@ class StoredMatch:
             "turn_clock": self.turn_clock,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
-            "seats": [
-                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name} for s in self.seats
-            ],
+            "seats": [s.public() for s in self.seats],
         }
 
 
@@ -223,12 +225,6 @@ class Store:
                 .order_by(ActionRow.number)
             )
             return [(seat, notation) for seat, notation in rows]
-
-    def length(self, match_id: str) -> int:
-        """How many actions are stored for the match."""
-        with self._sessions() as session:
-            value = session.scalar(select(MatchRow.length).where(MatchRow.id == match_id))
-            return int(value or 0)
 
     def append(
         self,
