@@ -439,7 +439,7 @@ def serve(
         raise _fail(
             f"the server needs its extras ({exc.name} is missing): pip install 'sengoku[server]'"
         ) from None
-    url = db or os.environ.get("SENGOKU_DB") or default_database_url()
+    url = default_database_url(db)
     settings = ServerSettings(
         database_url=url,
         bot_workers=bot_workers,

@@ -54,9 +54,13 @@ log = logging.getLogger("sengoku.server")
 STATIC = Path(__file__).parent / "static"
 
 
-def default_database_url() -> str:
-    """The embedded default: an SQLite file in the user's data directory."""
-    return f"sqlite:///{Path(user_data_dir('sengoku', appauthor=False)) / 'sengoku.db'}"
+def default_database_url(explicit: str | None = None) -> str:
+    """The database to use: ``explicit``, else ``SENGOKU_DB``, else the embedded default,
+    an SQLite file in the user's data directory."""
+    if explicit:
+        return explicit
+    fallback = f"sqlite:///{Path(user_data_dir('sengoku', appauthor=False)) / 'sengoku.db'}"
+    return os.environ.get("SENGOKU_DB") or fallback
 
 
 @dataclass(frozen=True)
@@ -230,7 +234,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """Build the server application (the database is migrated when it starts)."""
     settings = settings or ServerSettings()
-    url = settings.database_url or os.environ.get("SENGOKU_DB") or default_database_url()
+    url = default_database_url(settings.database_url)
     store = Store(url)
     state: dict[str, Any] = {}
 
