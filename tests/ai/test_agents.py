@@ -151,15 +151,15 @@ def test_search_keeps_its_subtree_only_within_one_information_set() -> None:
     assert agent.reused_visits == 0
 
 
-def test_without_deep_widening_the_tree_below_the_root_follows_the_heuristic() -> None:
-    """deep_widening=0 keeps a single child under every node but the root: each root action is
-    judged by the heuristic's continuation (a rollout algorithm)."""
+def test_without_deep_widening_the_search_is_a_rollout_algorithm() -> None:
+    """deep_widening=0 grows no tree below the root: each root action is judged by playouts
+    that continue with the heuristic on each sampled state, and nothing is kept for the next
+    decision."""
     from sengoku.ai.ismcts import Node
 
     match = sengoku.new_match("shitenno", 4, seed=2)
     seat = match.to_act()[0]
     agent = ISMCTSAgent(1, iterations=60, playout="heuristic", depth=20, deep_widening=0)
-    agent.choose(match.view(seat), match.legal_actions(seat))
     roots: list[Node] = []
 
     def iterate_and_keep(root: Node, *args: Any) -> None:
@@ -168,11 +168,52 @@ def test_without_deep_widening_the_tree_below_the_root_follows_the_heuristic() -
 
     original = agent._iterate
     agent._iterate = iterate_and_keep  # type: ignore[method-assign]
-    agent.choose(match.view(seat), match.legal_actions(seat))
+    choice = agent.choose(match.view(seat), match.legal_actions(seat))
     root = roots[0]
     assert len(root.children) > 1
-    stack = list(root.children.values())
-    while stack:
-        node = stack.pop()
-        assert len(node.children) <= 1
-        stack.extend(node.children.values())
+    assert sum(child.visits for child in root.children.values()) == root.visits == 60
+    assert all(not child.children for child in root.children.values())
+    match.act(seat, choice)
+    if seat in match.to_act():
+        agent.choose(match.view(seat), match.legal_actions(seat))
+        assert agent.reused_visits == 0
+
+
+def test_opponent_noise_is_checked_and_keeps_the_search_seeded() -> None:
+    """Playouts may let the other seats act at random part of the time (a player who is not
+    the heuristic); the search stays deterministic under its seed, and its choices legal."""
+    with pytest.raises(ValueError, match="opponent_noise"):
+        ISMCTSAgent(1, opponent_noise=1.5)
+    for match in states_along_a_game("shitenno", 4, seed=8, every=45)[:4]:
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), match.legal_actions(seat)
+        agents = [ISMCTSAgent(3, iterations=12, playout="heuristic", opponent_noise=0.5)]
+        agents.append(ISMCTSAgent(3, iterations=12, playout="heuristic", opponent_noise=0.5))
+        picks = {str(agent.choose(view, legal)) for agent in agents}
+        assert len(picks) == 1 and picks.pop() in {str(a) for a in legal}
+
+
+def test_a_search_that_trusts_the_heuristic_keeps_its_move_unless_sure() -> None:
+    """With a very large ``overrule_z`` the search never has the confidence to overrule the
+    heuristic, so it plays the heuristic's move; with none it plays its most visited one."""
+    differs = 0
+    for match in states_along_a_game("shitenno", 4, seed=4, every=29)[:6]:
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), match.legal_actions(seat)
+        heuristic = str(HeuristicAgent(1).choose(view, legal))
+        trusting = ISMCTSAgent(2, iterations=40, playout="heuristic", depth=20, overrule_z=1e9)
+        assert str(trusting.choose(view, legal)) == heuristic
+        plain = ISMCTSAgent(2, iterations=40, playout="heuristic", depth=20)
+        differs += str(plain.choose(view, legal)) != heuristic
+    assert differs  # the assertion above is not vacuous
+
+
+def test_rewards_blend_wins_with_shares_of_the_points() -> None:
+    """``score_weight`` moves part of each seat's reward to its share of all points scored."""
+    from sengoku.ai.ismcts import blend
+
+    assert blend([1.0, 0.0], [30, 10], 0.0) == [1.0, 0.0]
+    assert blend([1.0, 0.0], [30, 10], 0.5) == pytest.approx([0.875, 0.125])
+    assert blend([1.0, 0.0], None, 0.5) == [1.0, 0.0]
+    with pytest.raises(ValueError, match="score_weight"):
+        ISMCTSAgent(1, score_weight=-0.1)

@@ -30,6 +30,7 @@ from .util import (
     CHUBU,
     CHUGOKU,
     GAME,
+    KANTO,
     PLUS_ONE,
     SENSEI,
     SH,
@@ -219,6 +220,23 @@ def test_evaluate_along_random_games() -> None:
         shares = GAME.evaluate(s)
         assert shares is not None and len(shares) == 3
         assert all(x >= 0 for x in shares) and math.isclose(sum(shares), 1.0)
+
+
+def test_estimate_adds_koku_and_majorities_and_ends_at_the_final_scores() -> None:
+    """The score estimate (shitenno.md §4.7) counts koku in hand at face value and a
+    province's majority bonus for a lead that cannot be overturned; a finished game gives
+    the final scores."""
+    s, _ = new_state(4, seed=2)
+    before = GAME.estimate(s)
+    assert before is not None and len(before) == 4
+    s.hand_koku[1][3] += 1
+    after = GAME.estimate(s)
+    assert after is not None and after[1] == pytest.approx(before[1] + 3)
+    fill(s, KANTO, [0, 0, 0, 1])  # Kanto full: three kamons of Red's, one of Blue's
+    full = GAME.estimate(s)
+    assert full is not None and full[0] == pytest.approx(after[0] + 6)
+    s.result = [50, 40, 30, 20]
+    assert GAME.estimate(s) == [50.0, 40.0, 30.0, 20.0]
 
 
 def test_tairo_keeps_the_larger_part_at_the_last_split() -> None:

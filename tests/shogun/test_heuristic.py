@@ -215,6 +215,21 @@ def test_evaluate_favours_a_clear_leader() -> None:
     assert heuristic.evaluate(s) == [1.0, 0.0, 0.0, 0.0]
 
 
+def test_estimate_ranks_the_leader_first_and_ends_at_the_final_vp() -> None:
+    """The score estimate (shogun.md §11): VP so far plus the board scored each winter left;
+    a finished game gives the final VP."""
+    s = empty_state()
+    for name in ("Owari", "Mino", "Mikawa", "Ise", "Omi"):
+        own(s, 0, name, 3, bld=3)
+    own(s, 1, "Kaga", 2)
+    s.vp = [10, 10, 10, 10]
+    est = GAME.estimate(s)
+    assert est is not None and len(est) == 4
+    assert est[0] > est[1] > est[2] == est[3] >= 10
+    s.phase = OVER
+    assert GAME.estimate(s) == [10.0, 10.0, 10.0, 10.0]
+
+
 def test_win_table() -> None:
     """P(more of n than of d cubes out of the tower) grows with n, falls with d."""
     assert heuristic.p_win(10, 1) > 0.99

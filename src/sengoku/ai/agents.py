@@ -89,6 +89,9 @@ LEVELS: dict[str, dict[str, Any]] = {
         "playout": "heuristic",
         "depth": 60,
         "deep_widening": 0.0,
+        "opponent_noise": 0.5,
+        "overrule_z": 1.0,
+        "score_weight": 0.3,
     },
     "hard": {
         "agent": "ismcts",
@@ -97,6 +100,9 @@ LEVELS: dict[str, dict[str, Any]] = {
         "playout": "heuristic",
         "depth": 60,
         "deep_widening": 0.0,
+        "opponent_noise": 0.5,
+        "overrule_z": 1.0,
+        "score_weight": 0.3,
     },
 }
 

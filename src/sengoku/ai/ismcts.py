@@ -8,10 +8,18 @@ policy (random, or the game's heuristic), optionally cut short after some action
 by the game's evaluation, and credits each node with the reward of the seat that chose it, so
 three to five players each pursue their own result.
 
-Where the agent acts again straight after its own move (a Shogun plan is eleven such steps),
-the subtree under that move is kept for the next decision, but only when the new view is the
-one that move was expected to lead to: equal views mean the same information set, so the
-statistics still apply.
+With ``deep_widening=0`` no tree grows below the root: each root action is judged by
+playouts that continue with the heuristic on each sampled state (a rollout algorithm). The
+levels use it, with three guards for a heuristic-led search against unknown opponents:
+playouts let the other seats act at random part of the time (``opponent_noise``), rewards
+count a share of the points as well as the win so a safe lead still tells moves apart
+(``score_weight``), and the heuristic's move is only overruled by one whose mean reward is
+better by ``overrule_z`` standard errors.
+
+Where the agent acts again straight after its own move (a Shogun plan is eleven such steps)
+and a tree grows below the root, the subtree under that move is kept for the next decision,
+but only when the new view is the one that move was expected to lead to: equal views mean
+the same information set, so the statistics still apply.
 
 The search never sees the true match: only the view it is handed, and its own chance.
 """
@@ -31,7 +39,7 @@ from .agents import Agent
 class Node:
     """One decision in the tree: its children by action, and its statistics."""
 
-    __slots__ = ("avail", "children", "reward", "seat", "visits")
+    __slots__ = ("avail", "children", "reward", "seat", "square", "visits")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -39,6 +47,13 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
+        self.square = 0.0  # the sum of squared rewards, for the spread of the mean
+
+    def mean_and_error(self) -> tuple[float, float]:
+        """The mean reward and the squared standard error of that mean."""
+        n = self.visits
+        mean = self.reward / n
+        return mean, max(0.0, self.square / n - mean * mean) / n
 
 
 def outcome_rewards(outcome: Outcome) -> list[float]:
@@ -46,6 +61,27 @@ def outcome_rewards(outcome: Outcome) -> list[float]:
     n = len(outcome.scores)
     win = outcome.rewards()
     return [0.8 * win[s] + 0.2 * (n - outcome.ranks[s]) / (n - 1) for s in range(n)]
+
+
+def score_shares(scores: Sequence[float]) -> list[float]:
+    """Each seat's share of all the points scored (negative scores count as none).
+
+    >>> score_shares([30, 10, 0, -5])
+    [0.75, 0.25, 0.0, 0.0]
+    """
+    points = [max(0.0, float(x)) for x in scores]
+    total = sum(points)
+    if total <= 0:
+        return [1.0 / len(points)] * len(points)
+    return [x / total for x in points]
+
+
+def blend(rewards: Sequence[float], scores: Sequence[float] | None, weight: float) -> list[float]:
+    """``rewards`` with ``weight`` of each moved to the seat's :func:`score_shares`."""
+    if not weight or scores is None:
+        return list(rewards)
+    shares = score_shares(scores)
+    return [(1 - weight) * r + weight * x for r, x in zip(rewards, shares, strict=True)]
 
 
 class ISMCTSAgent(Agent):
@@ -63,9 +99,17 @@ class ISMCTSAgent(Agent):
         widening: progressive widening; a node with ``v`` visits has at most
             ``1 + widening * sqrt(v)`` children, added in the order the heuristic prefers
             (with heuristic playouts) or at random.
-        deep_widening: the same below the root (default: ``widening``); ``0`` keeps one child
-            per node below the root, so the search compares the root's actions each followed
-            by the heuristic (a rollout algorithm).
+        deep_widening: the same below the root (default: ``widening``); ``0`` grows no tree
+            below the root: each root action is judged by playouts from it (a rollout
+            algorithm).
+        opponent_noise: in playouts, the share of the other seats' decisions taken at random
+            instead of by the heuristic (people and weaker bots do not play like it).
+        overrule_z: with heuristic playouts, play the heuristic's move (the root's first
+            child) unless the chosen move's mean reward beats it by this many standard
+            errors (``0``: the most visited move).
+        score_weight: the share of each reward given by the seat's share of all points
+            scored (the game's :meth:`~sengoku.core.Game.estimate` where a playout is cut),
+            the rest by the win and the place.
 
     With an iteration budget and no time limit the agent is deterministic under its seed.
     """
@@ -80,6 +124,9 @@ class ISMCTSAgent(Agent):
         exploration: float = 0.7,
         widening: float = 1.0,
         deep_widening: float | None = None,
+        opponent_noise: float = 0.0,
+        overrule_z: float = 0.0,
+        score_weight: float = 0.0,
     ) -> None:
         super().__init__(seed)
         if iterations is None and time_limit is None:
@@ -93,6 +140,13 @@ class ISMCTSAgent(Agent):
         self.exploration = exploration
         self.widening = widening
         self.deep_widening = widening if deep_widening is None else deep_widening
+        if not 0.0 <= opponent_noise <= 1.0:
+            raise ValueError(f"opponent_noise is a share between 0 and 1, not {opponent_noise}")
+        self.opponent_noise = opponent_noise
+        self.overrule_z = overrule_z
+        if not 0.0 <= score_weight <= 1.0:
+            raise ValueError(f"score_weight is a share between 0 and 1, not {score_weight}")
+        self.score_weight = score_weight
         self.last_iterations = 0
         self.reused_visits = 0
         self._kept: tuple[dict[str, Any], Node] | None = None
@@ -124,15 +178,29 @@ class ISMCTSAgent(Agent):
             if str(action) in wanted
         )
         chosen = wanted[best[2]]
+        if self.overrule_z and self.playout == "heuristic" and root.children:
+            chosen = self._overruled(root, chosen, wanted)
         self._keep(view, root, chosen, me)
         return chosen
+
+    def _overruled(self, root: Node, chosen: Any, wanted: dict[str, Any]) -> Any:
+        """The heuristic's move (the root's first child) unless ``chosen`` beats its mean
+        reward by ``overrule_z`` standard errors."""
+        first = next(iter(root.children))
+        if str(first) not in wanted or first == chosen:
+            return chosen
+        mean, error = root.children[chosen].mean_and_error()
+        prior_mean, prior_error = root.children[first].mean_and_error()
+        if mean - prior_mean > self.overrule_z * math.sqrt(error + prior_error):
+            return chosen
+        return wanted[str(first)]
 
     def _keep(self, view: dict[str, Any], root: Node, chosen: Any, me: int) -> None:
         """Remember the subtree of ``chosen`` with the view it leads to, if the agent acts
         again right away and that view is the same in every sample (nothing is revealed)."""
         self._kept = None
         child = root.children.get(chosen)
-        if child is None:
+        if child is None or self.deep_widening == 0:
             return
         expected = None
         for _ in range(2):
@@ -159,9 +227,10 @@ class ISMCTSAgent(Agent):
         path: list[Node] = [root]
         c = self.exploration
         guided = self.playout == "heuristic"
+        rollout = self.deep_widening == 0
         while True:
             to_act = match.to_act()
-            if not to_act:
+            if not to_act or (rollout and node is not root):
                 break
             seat = me if me in to_act else to_act[0]
             legal = match.legal_actions(seat)
@@ -201,32 +270,39 @@ class ISMCTSAgent(Agent):
             match.act(seat, best[0])
             node = best[1]
             path.append(node)
-        rewards = self._playout(match, game)
+        rewards = self._playout(match, game, me)
         for visited in path:
             visited.visits += 1
-            visited.reward += rewards[visited.seat]
+            reward = rewards[visited.seat]
+            visited.reward += reward
+            visited.square += reward * reward
 
-    def _playout(self, match: Match, game: Any) -> Sequence[float]:
+    def _playout(self, match: Match, game: Any, me: int) -> Sequence[float]:
         # The playout talks to the game directly: every action it plays comes from the
         # game's own legal list, so the match's checks and bookkeeping would only cost time;
         # the sampled match is thrown away afterwards.
         rng = self.rng
         heuristic = self.playout == "heuristic"
+        noise = self.opponent_noise
+        weight = self.score_weight
         depth = self.depth
         state = match.state
         steps = 0
         while True:
             to_act = game.to_act(state)
             if not to_act:
-                return outcome_rewards(game.outcome(state))
+                outcome = game.outcome(state)
+                return blend(outcome_rewards(outcome), outcome.scores, weight)
             if depth is not None and steps >= depth:
                 values = game.evaluate(state)
                 if values is not None:
-                    return list(values)
+                    return blend(values, game.estimate(state) if weight else None, weight)
                 depth = None  # the game has no evaluation: play to the end
             seat = to_act[0]
             legal = game.legal_actions(state, seat)
-            action = game.policy(state, seat, legal, rng) if heuristic else None
+            action = None
+            if heuristic and (seat == me or not noise or rng.random() >= noise):
+                action = game.policy(state, seat, legal, rng)
             if action is None:
                 action = legal[rng.randbelow(len(legal))]
             game.apply(state, seat, action, rng)

@@ -197,6 +197,13 @@ class Game(ABC, Generic[S, A]):
         """
         return None
 
+    def estimate(self, state: S) -> Sequence[float] | None:
+        """Each seat's estimated final score from here, or ``None``.
+
+        Search agents that weigh points as well as wins use it where they cut a playout short.
+        """
+        return None
+
     # -- notation and presentation -----------------------------------------------------
 
     def seat_name(self, seat: int) -> str:

@@ -68,7 +68,7 @@ from .state import EMPTY, GOLDEN, NO_TITLE, Phase, State
 if TYPE_CHECKING:
     from .rules import Shitenno
 
-__all__ = ["evaluate", "policy"]
+__all__ = ["evaluate", "policy", "score_estimate"]
 
 DAIMYO, SHOMYO, SENSEI, HATAMOTO = 0, 1, 2, 3
 SPACES = DATA.spaces_per_province
@@ -631,21 +631,16 @@ def _flip(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoActio
 # -- the evaluation ---------------------------------------------------------------------------
 
 
-def evaluate(state: State) -> list[float]:
-    """Each seat's estimated share of a win: a softmax over estimated final favour.
-
-    The estimate adds to the score the koku in hand (§4.7), 6 times each province's
-    majority share, the troops' and titles' worth while odd years remain (during a sharing,
-    the hierarchy tile already taken, §4.3), and a little per kamon left; the softmax is
-    sharper as the supplies run down. A finished game gives the winners equal shares. It
-    reads the state as given: in search, a sample drawn from one seat's view.
-    """
+def score_estimate(state: State) -> list[float]:
+    """Each seat's estimated final favour: the score so far, the koku in hand (§4.7), 6 times
+    each province's majority share, the troops' and titles' worth while odd years remain
+    (during a sharing, the hierarchy tile already taken, §4.3), and a little per kamon left.
+    A finished game gives the final scores. It reads the state as given: in search, a
+    sample drawn from one seat's view."""
     s = state
     n = s.players
     if s.result is not None:
-        best = max(s.result)
-        winners = [p for p in range(n) if s.result[p] == best]
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+        return [float(x) for x in s.result]
     est = [float(x) for x in s.score]
     for p in range(NPROV):
         weights, first, free = _province(s, p)
@@ -667,6 +662,19 @@ def evaluate(state: State) -> list[float]:
             else:
                 bonus = sum(TITLE_BONUS) / len(TITLE_BONUS)
             est[q] += 0.5 * s.kamons[q] + bonus * min(2, s.kamons[q])
+    return est
+
+
+def evaluate(state: State) -> list[float]:
+    """Each seat's estimated share of a win: a softmax over :func:`score_estimate`, sharper
+    as the supplies run down. A finished game gives the winners equal shares."""
+    s = state
+    n = s.players
+    if s.result is not None:
+        best = max(s.result)
+        winners = [p for p in range(n) if s.result[p] == best]
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+    est = score_estimate(s)
     temp = 1.5 + 0.3 * sum(s.kamons) / n
     top = max(est)
     shares = [math.exp((e - top) / temp) for e in est]

@@ -1084,6 +1084,10 @@ class Shitenno(Game[State, ShitennoAction]):
         """Estimated win shares (:mod:`~sengoku.games.shitenno.heuristic`)."""
         return heuristic.evaluate(state)
 
+    def estimate(self, state: State) -> Sequence[float] | None:
+        """Estimated final scores (:mod:`~sengoku.games.shitenno.heuristic`)."""
+        return heuristic.score_estimate(state)
+
     # -- presentation -----------------------------------------------------------------
 
     def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:

@@ -58,7 +58,7 @@ from .actions import (
 from .data import load_data
 from .state import BATTLE, OVER, PLAN, POSITION, State
 
-__all__ = ["evaluate", "policy"]
+__all__ = ["evaluate", "policy", "score_estimate"]
 
 D = load_data()
 N = len(D.provinces)

@@ -355,6 +355,10 @@ class Shogun(Game[State, ShogunAction]):
         """Estimated win shares (:mod:`~sengoku.games.shogun.heuristic`)."""
         return heuristic.evaluate(state)
 
+    def estimate(self, state: State) -> Sequence[float] | None:
+        """Estimated final scores (:mod:`~sengoku.games.shogun.heuristic`)."""
+        return heuristic.score_estimate(state)
+
 
 # ====================================================================== setup helpers
 
