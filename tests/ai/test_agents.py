@@ -191,6 +191,13 @@ def test_opponent_noise_is_checked_and_keeps_the_search_seeded() -> None:
         agents.append(ISMCTSAgent(3, iterations=12, playout="heuristic", opponent_noise=0.5))
         picks = {str(agent.choose(view, legal)) for agent in agents}
         assert len(picks) == 1 and picks.pop() in {str(a) for a in legal}
+    per_game = ISMCTSAgent(1, iterations=4, playout="heuristic", opponent_noise={"*": 0.25})
+    match = sengoku.new_match("shogun", 4, seed=1)
+    seat = match.to_act()[0]
+    per_game.choose(match.view(seat), match.legal_actions(seat))
+    assert per_game._noise == 0.25
+    with pytest.raises(ValueError, match="opponent_noise"):
+        ISMCTSAgent(1, opponent_noise={"shogun": 2.0})
 
 
 def test_a_search_that_trusts_the_heuristic_keeps_its_move_unless_sure() -> None:

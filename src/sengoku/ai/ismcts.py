@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sengoku.core import Match, Outcome, determinize, get_game
@@ -103,7 +103,8 @@ class ISMCTSAgent(Agent):
             below the root: each root action is judged by playouts from it (a rollout
             algorithm).
         opponent_noise: in playouts, the share of the other seats' decisions taken at random
-            instead of by the heuristic (people and weaker bots do not play like it).
+            instead of by the heuristic (people and weaker bots do not play like it); or a
+            share per game name, ``"*"`` for the others.
         overrule_z: with heuristic playouts, play the heuristic's move (the root's first
             child) unless the chosen move's mean reward beats it by this many standard
             errors (``0``: the most visited move).
@@ -124,7 +125,7 @@ class ISMCTSAgent(Agent):
         exploration: float = 0.7,
         widening: float = 1.0,
         deep_widening: float | None = None,
-        opponent_noise: float = 0.0,
+        opponent_noise: float | Mapping[str, float] = 0.0,
         overrule_z: float = 0.0,
         score_weight: float = 0.0,
     ) -> None:
@@ -140,9 +141,13 @@ class ISMCTSAgent(Agent):
         self.exploration = exploration
         self.widening = widening
         self.deep_widening = widening if deep_widening is None else deep_widening
-        if not 0.0 <= opponent_noise <= 1.0:
+        noises = (
+            opponent_noise.values() if isinstance(opponent_noise, Mapping) else [opponent_noise]
+        )
+        if not all(0.0 <= x <= 1.0 for x in noises):
             raise ValueError(f"opponent_noise is a share between 0 and 1, not {opponent_noise}")
         self.opponent_noise = opponent_noise
+        self._noise = 0.0  # the share for the game being played
         self.overrule_z = overrule_z
         if not 0.0 <= score_weight <= 1.0:
             raise ValueError(f"score_weight is a share between 0 and 1, not {score_weight}")
@@ -158,6 +163,10 @@ class ISMCTSAgent(Agent):
         assert view is not None, "ISMCTS needs the seat's view"
         me: int = view["seat"]
         game = get_game(view["game"])
+        noise = self.opponent_noise
+        if isinstance(noise, Mapping):
+            noise = noise.get(view["game"], noise.get("*", 0.0))
+        self._noise = noise
         root = self._reusable(view) or Node(me)
         self.reused_visits = root.visits
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
@@ -283,7 +292,7 @@ class ISMCTSAgent(Agent):
         # the sampled match is thrown away afterwards.
         rng = self.rng
         heuristic = self.playout == "heuristic"
-        noise = self.opponent_noise
+        noise = self._noise
         weight = self.score_weight
         depth = self.depth
         state = match.state
