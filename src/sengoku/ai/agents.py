@@ -85,31 +85,23 @@ def _ismcts(seed: int, **settings: Any) -> Agent:
 #: small samples, see docs/ai.md.
 OPPONENT_NOISE = {"shitenno": 0.5, "*": 0.0}
 
+#: The search both ISMCTS levels run: rollouts of the heuristic cut after 60 actions, with
+#: the guards of docs/ai.md (opponent noise, trust in the heuristic, a share of the points).
+_SEARCH: dict[str, Any] = {
+    "agent": "ismcts",
+    "playout": "heuristic",
+    "depth": 60,
+    "deep_widening": 0.0,
+    "opponent_noise": OPPONENT_NOISE,
+    "overrule_z": 1.0,
+    "score_weight": 0.3,
+}
+
 #: The difficulty levels: what each is, for people choosing an opponent and for docs/ai.md.
 LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"agent": "heuristic", "noise": 0.3},
-    "normal": {
-        "agent": "ismcts",
-        "iterations": 60,
-        "time_limit": 1.0,
-        "playout": "heuristic",
-        "depth": 60,
-        "deep_widening": 0.0,
-        "opponent_noise": OPPONENT_NOISE,
-        "overrule_z": 1.0,
-        "score_weight": 0.3,
-    },
-    "hard": {
-        "agent": "ismcts",
-        "iterations": 200,
-        "time_limit": 1.8,
-        "playout": "heuristic",
-        "depth": 60,
-        "deep_widening": 0.0,
-        "opponent_noise": OPPONENT_NOISE,
-        "overrule_z": 1.0,
-        "score_weight": 0.3,
-    },
+    "normal": {**_SEARCH, "iterations": 60, "time_limit": 1.0},
+    "hard": {**_SEARCH, "iterations": 200, "time_limit": 1.8},
 }
 
 #: Agent specs the CLI and the simulator accept, each with a factory taking a seed; besides
