@@ -10,11 +10,14 @@ The plan, in one line, is "value lots by reachable points" (``shitenno.md §4.3`
 - **Titles** (``shitenno.md §2.5``) are worth their placement bonus (Daimyo +2, Shomyo +1)
   times the placements the holder's hand (with the lot) can pay for, plus an early turn;
   the Sensei is worth the best golden flip on the board, the Hatamoto a wild troop per
-  troop payment. For a lot offered or the last lot, those placements are counted
-  concretely: the open spaces, best first, one a province, that the hand plus the lot can
-  pay with troops for the public requirement (a +1 or Exchange tile, or the Hatamoto's
-  wild troop, standing in for one missing troop) or with koku for the space value; for
-  a share not yet cut, they are estimated from units (3.5 a placement) and koku (5).
+  troop payment. A title also sets the seat in the next sharing: the Daimyo will be the
+  Tairo, and the others are offered lots in title order; being offered first is worth more
+  than building when Tairos put many cards in their lots (``NEXT_SHARING``, 4 players).
+  For a lot offered or the last lot, those placements are counted concretely: the open
+  spaces, best first, one a province, that the hand plus the lot can pay with troops for
+  the public requirement (a +1 or Exchange tile, or the Hatamoto's wild troop, standing in
+  for one missing troop) or with koku for the space value; for a share not yet cut, they
+  are estimated from units (3.5 a placement) and koku (5).
 - **Majorities** (``shitenno.md §4.7``) are worth 6 times an estimated share: a lead counts
   more the fewer free spaces are left to overturn it; a golden kamon weighs 2.
 
@@ -96,6 +99,11 @@ BUILD_RATIO = 0.5  # the Tairo's lots aim at this share of the fair share
 LAST_SPLIT = 0.3  # at the last split, the lot's share of the table
 MAJ_SCALE = 1.0  # weight of the majority estimate in a placement's worth
 KEEP_REACH = 1  # at the last split, placements the Tairo's hand plus his lot must pay for
+# A title's worth as the seat it gives in the next sharing (§4.3): the Daimyo builds the lots,
+# the others are offered them in title order. Against Tairos who put many cards in a lot,
+# being offered first is worth more than building (fitted against random players in
+# 4-player games; docs/ai.md).
+NEXT_SHARING = (-1.2, 1.5, 0.4, -0.7)
 
 _GAME: list[Shitenno] = []
 
@@ -358,6 +366,8 @@ def _title_value(s: State, seat: int, title: int, uv: list[float], placements: f
     if _last_sharing(s):
         return 0.0
     order = (3 - title) * 0.4  # an earlier turn takes the better spaces first
+    if s.players == len(NEXT_SHARING):  # each title a seat; fewer players, fewer seats
+        order += NEXT_SHARING[title]
     if title == HATAMOTO:
         every = s.options.hatamoto_every_placement
         return order + (placements if every else min(1.0, placements)) * sum(uv) / 4
