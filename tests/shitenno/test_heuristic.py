@@ -22,14 +22,17 @@ from sengoku.games.shitenno.actions import (
     Place,
     Refuse,
     ShitennoAction,
+    TakeLast,
     Target,
 )
-from sengoku.games.shitenno.state import Phase, State
+from sengoku.games.shitenno.state import NO_TITLE, Phase, State
 
 from .util import (
     CHUBU,
     CHUGOKU,
+    DAIMYO,
     GAME,
+    HATAMOTO,
     KANTO,
     PLUS_ONE,
     SENSEI,
@@ -275,3 +278,25 @@ def test_policy_places_where_a_bonus_tile_is_left() -> None:
     legal = GAME.legal_actions(s, 0)
     assert Target(CHUGOKU) in legal and Target(CHUBU) in legal
     assert GAME.policy(s, 0, legal, Rng(1)) == Target(CHUBU)
+
+
+@pytest.mark.parametrize(("players", "expected"), [(4, SHOMYO), (3, DAIMYO)])
+def test_last_lot_weighs_the_seat_in_the_next_sharing(players: int, expected: int) -> None:
+    """The Daimyo is the next Tairo and the Shomyo is offered the lots first (shitenno.md
+    §4.3 steps 1 and 4). With 4 players and a last lot that pays for no placement, so that
+    the titles' placement bonus (§2.5) counts for nothing, the heuristic takes the Shomyo
+    tile: being offered first is worth more than building. With fewer players the seat
+    also depends on the tiles the others hold, and the Daimyo's earlier turn decides."""
+    s, _ = new_state(players, seed=2)
+    me = 0
+    s.phase = Phase.LAST
+    s.tairo = me
+    s.tiles_left = [DAIMYO, SHOMYO]
+    s.lot_of = [NO_TITLE, *[SENSEI, HATAMOTO][: players - 1]]
+    s.pool_troops = [0] * 14
+    s.pool_koku = [0, 0, 0, 0]
+    set_hand(s, me)
+    s.tiles[me] = []
+    legal = GAME.legal_actions(s, me)
+    assert legal == [TakeLast(DAIMYO), TakeLast(SHOMYO)]
+    assert GAME.policy(s, me, legal, Rng(1)) == TakeLast(expected)
