@@ -14,7 +14,8 @@ levels use it, with three guards for a heuristic-led search against unknown oppo
 playouts let the other seats act at random part of the time (``opponent_noise``), rewards
 count a share of the points as well as the win so a safe lead still tells moves apart
 (``score_weight``), and the heuristic's move is only overruled by one whose mean reward is
-better by ``overrule_z`` standard errors.
+better by ``overrule_z`` standard errors. Where a game's heuristic is known to beat the
+search, its decisions in those phases are left to it (``trusted_phases``).
 
 Where the agent acts again straight after its own move (a Shogun plan is eleven such steps)
 and a tree grows below the root, the subtree under that move is kept for the next decision,
@@ -28,12 +29,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from sengoku.core import Match, Outcome, determinize, get_game
 
-from .agents import Agent
+from .agents import Agent, heuristic_choice
 
 
 class Node:
@@ -108,6 +109,8 @@ class ISMCTSAgent(Agent):
         overrule_z: with heuristic playouts, play the heuristic's move (the root's first
             child) unless the chosen move's mean reward beats it by this many standard
             errors (``0``: the most visited move).
+        trusted_phases: per game name, the view phases (``view["phase"]``) whose decisions
+            are the heuristic's, taken without a search (with heuristic playouts only).
         score_weight: the share of each reward given by the seat's share of all points
             scored (the game's :meth:`~sengoku.core.Game.estimate` where a playout is cut),
             the rest by the win and the place.
@@ -127,6 +130,7 @@ class ISMCTSAgent(Agent):
         deep_widening: float | None = None,
         opponent_noise: float | Mapping[str, float] = 0.0,
         overrule_z: float = 0.0,
+        trusted_phases: Mapping[str, Collection[str]] | None = None,
         score_weight: float = 0.0,
     ) -> None:
         super().__init__(seed)
@@ -149,6 +153,7 @@ class ISMCTSAgent(Agent):
         self.opponent_noise = opponent_noise
         self._noise = 0.0  # the share for the game being played
         self.overrule_z = overrule_z
+        self.trusted_phases = dict(trusted_phases or {})
         if not 0.0 <= score_weight <= 1.0:
             raise ValueError(f"score_weight is a share between 0 and 1, not {score_weight}")
         self.score_weight = score_weight
@@ -162,6 +167,12 @@ class ISMCTSAgent(Agent):
             return legal[0]
         assert view is not None, "ISMCTS needs the seat's view"
         me: int = view["seat"]
+        if self.playout == "heuristic" and view.get("phase") in self.trusted_phases.get(
+            view["game"], ()
+        ):
+            self._kept = None
+            self.last_iterations = 0
+            return heuristic_choice(view, legal, self.rng)
         game = get_game(view["game"])
         noise = self.opponent_noise
         if isinstance(noise, Mapping):
