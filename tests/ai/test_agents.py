@@ -215,6 +215,30 @@ def test_a_search_that_trusts_the_heuristic_keeps_its_move_unless_sure() -> None
     assert differs  # the assertion above is not vacuous
 
 
+def test_a_trusted_phase_is_left_to_the_heuristic_without_a_search() -> None:
+    """In a phase the levels trust to the heuristic (a Shitenno offer's answer) the search
+    plays the heuristic's choice on the same sampled state and runs no iteration; in the
+    others it searches as before."""
+    searched = offers = 0
+    for match in states_along_a_game("shitenno", 4, seed=6, every=3):
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), match.legal_actions(seat)
+        if len(legal) < 2:
+            continue
+        agent = ISMCTSAgent(
+            5, iterations=6, playout="heuristic", depth=10, trusted_phases={"shitenno": ["offer"]}
+        )
+        choice = agent.choose(view, legal)
+        if view["phase"] == "offer":
+            offers += 1
+            assert agent.last_iterations == 0
+            assert str(choice) == str(HeuristicAgent(5).choose(view, legal))
+        else:
+            searched += agent.last_iterations == 6
+    assert offers and searched  # both kinds of decision were met
+    assert make_agent("hard", 1).trusted_phases == {"shitenno": ("offer",)}
+
+
 def test_rewards_blend_wins_with_shares_of_the_points() -> None:
     """``score_weight`` moves part of each seat's reward to its share of all points scored."""
     from sengoku.ai.ismcts import blend
