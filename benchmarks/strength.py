@@ -61,6 +61,7 @@ def tournament(
         "players": players,
         "candidate": candidate,
         "opponent": opponent,
+        "seed": seed,
         "games": played,
         "wins": wins,
         "win_rate": wins / played,

@@ -1,0 +1,86 @@
+"""A candidate's win rate measured against a baseline on the same deals (paired blocks).
+
+``python benchmarks/paired.py --baseline heuristic --baseline-rate 0.9531 \
+--baseline-games 40000 runs/*.json``
+
+Each file is the ``--json`` output of one ``benchmarks/strength.py`` tournament (a block of
+games: one seed range, every seat in turn). The baseline agent is played on each block again,
+with the same seeds and seats, so it meets the same deals and the same opponents' seeds.
+Where the candidate and the baseline win and lose many of the same games, the difference of
+their win rates is measured much more tightly than either rate, and the candidate's rate is
+then the baseline's long-run rate (measured once, on many cheap games) plus that difference:
+a control variate. The interval takes the spread of the difference between blocks (Student's
+t) and the uncertainty of the baseline's rate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from strength import tournament
+
+# Student's t at 97.5% for 1..30 degrees of freedom; 1.96 beyond.
+T975 = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14,
+        2.13, 2.12, 2.11, 2.10, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06, 2.05, 2.05,
+        2.05, 2.04]  # fmt: skip
+
+
+def t975(df: int) -> float:
+    """Student's t quantile for a two-sided 95% interval.
+
+    >>> t975(13), t975(100)
+    (2.16, 1.96)
+    """
+    return T975[df - 1] if df <= len(T975) else 1.96
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("blocks", nargs="+", help="strength.py --json outputs, one per block")
+    parser.add_argument("--baseline", required=True, help="agent spec, e.g. heuristic")
+    parser.add_argument("--baseline-rate", type=float, help="its long-run win rate")
+    parser.add_argument("--baseline-games", type=int, help="games behind that rate")
+    args = parser.parse_args()
+    rows = []
+    for path in args.blocks:
+        block = json.loads(Path(path).read_text())
+        players = block["players"]
+        seed = block.get("seed")
+        if seed is None:  # older outputs name the seed only in the file name
+            seed = int(Path(path).stem.rsplit("-", 1)[-1])
+        base = tournament(
+            block["game"], players, args.baseline, block["opponent"], block["games"], seed, 1
+        )
+        diff = (block["wins"] - base["wins"]) / block["games"]
+        rows.append((seed, block["games"], block["wins"], base["wins"], diff))
+        print(
+            f"block {seed}: {block['candidate']} {block['wins']:g} and {args.baseline} "
+            f"{base['wins']:g} of {block['games']}"
+        )
+    n = len(rows)
+    games = sum(r[1] for r in rows)
+    mean = sum(r[4] for r in rows) / n
+    spread = sum((r[4] - mean) ** 2 for r in rows) / (n - 1) if n > 1 else 0.0
+    half = t975(max(1, n - 1)) * math.sqrt(spread / n)
+    print(
+        f"{n} blocks, {games} games: {sum(r[2] for r in rows):g} wins against "
+        f"{sum(r[3] for r in rows):g} for {args.baseline} on the same games; difference "
+        f"{mean:+.4f} a game (95% interval {mean - half:+.4f} to {mean + half:+.4f})"
+    )
+    if args.baseline_rate is not None and args.baseline_games:
+        p = args.baseline_rate
+        base_se = math.sqrt(p * (1 - p) / args.baseline_games)
+        total = math.sqrt((half / t975(max(1, n - 1))) ** 2 + base_se**2)
+        rate = p + mean
+        low, high = rate - t975(max(1, n - 1)) * total, rate + t975(max(1, n - 1)) * total
+        print(f"win rate: {rate:.4f} (95% interval {low:.4f} to {min(1.0, high):.4f})")
+
+
+if __name__ == "__main__":
+    main()
