@@ -94,8 +94,8 @@ OPPONENT_NOISE = {"shitenno": 0.5, "*": 0.0}
 #: The decisions, per game and by the view's ``phase``, that the levels' searches leave to
 #: the heuristic: in Shitenno the answer to an offered lot, whose worth turns on how the
 #: others will build and answer the lots still to come, which the playouts' model of them
-#: gets wrong; measured against random players, the search's answers there cost about 5
-#: points of win chance each time it overruled the heuristic (docs/ai.md).
+#: gets wrong; measured against random players, the search's answers there cost 2 to 5
+#: points of win chance each time it overruled the heuristic (two runs, docs/ai.md).
 TRUSTED_PHASES: dict[str, tuple[str, ...]] = {"shitenno": ("offer",)}
 
 #: The search both ISMCTS levels run: rollouts of the heuristic cut after 60 actions, with
