@@ -4,7 +4,8 @@
 --baseline-games 40000 runs/*.json``
 
 Each file is the ``--json`` output of one ``benchmarks/strength.py`` tournament (a block of
-games: one seed range, every seat in turn). The baseline agent is played on each block again,
+games: one seed range, every seat in turn; e.g. ``strength.py --game shitenno --candidate
+hard --opponent random -n 16 --seed S --json``). The baseline agent is played on each block again,
 with the same seeds and seats, so it meets the same deals and the same opponents' seeds.
 Where the candidate and the baseline win and lose many of the same games, the difference of
 their win rates is measured much more tightly than either rate, and the candidate's rate is
@@ -50,12 +51,17 @@ def main() -> None:
     rows = []
     for path in args.blocks:
         block = json.loads(Path(path).read_text())
-        players = block["players"]
-        seed = block.get("seed")
-        if seed is None:  # older outputs name the seed only in the file name
-            seed = int(Path(path).stem.rsplit("-", 1)[-1])
+        if "seed" not in block:
+            parser.error(f"{path} names no seed: make the blocks with strength.py --json")
+        seed = block["seed"]
         base = tournament(
-            block["game"], players, args.baseline, block["opponent"], block["games"], seed, 1
+            block["game"],
+            block["players"],
+            args.baseline,
+            block["opponent"],
+            block["games"],
+            seed,
+            1,
         )
         diff = (block["wins"] - base["wins"]) / block["games"]
         rows.append((seed, block["games"], block["wins"], base["wins"], diff))
@@ -67,7 +73,9 @@ def main() -> None:
     games = sum(r[1] for r in rows)
     mean = sum(r[4] for r in rows) / n
     spread = sum((r[4] - mean) ** 2 for r in rows) / (n - 1) if n > 1 else 0.0
-    half = t975(max(1, n - 1)) * math.sqrt(spread / n)
+    error = math.sqrt(spread / n)  # of the mean difference
+    t = t975(max(1, n - 1))
+    half = t * error
     print(
         f"{n} blocks, {games} games: {sum(r[2] for r in rows):g} wins against "
         f"{sum(r[3] for r in rows):g} for {args.baseline} on the same games; difference "
@@ -75,10 +83,9 @@ def main() -> None:
     )
     if args.baseline_rate is not None and args.baseline_games:
         p = args.baseline_rate
-        base_se = math.sqrt(p * (1 - p) / args.baseline_games)
-        total = math.sqrt((half / t975(max(1, n - 1))) ** 2 + base_se**2)
+        total = math.sqrt(error**2 + p * (1 - p) / args.baseline_games)
         rate = p + mean
-        low, high = rate - t975(max(1, n - 1)) * total, rate + t975(max(1, n - 1)) * total
+        low, high = rate - t * total, rate + t * total
         print(f"win rate: {rate:.4f} (95% interval {low:.4f} to {min(1.0, high):.4f})")
 
 
