@@ -490,3 +490,55 @@ def test_http_errors_are_json(server: Server) -> None:
     )
     assert chunked.status_code == 413 and chunked.json()["error"]["code"] == "too_large"
     assert server.post(f"/api/matches/{'x' * 40}/seats/0", json={"kind": "bot"}).status_code == 404
+
+
+def test_a_games_data_for_drawing_it(server: Server) -> None:
+    """The page draws a game from ``/api/games/<name>``: its options and its client data."""
+    shogun = server.get("/api/games/shogun").json()
+    assert shogun["title"] == "Shogun"
+    assert shogun["data"] == json.loads(json.dumps(sengoku.get_game("shogun").client_data()))
+    assert len(shogun["data"]["provinces"]) == 45
+    assert "source" not in json.dumps(shogun["data"])
+    shitenno = server.get("/api/games/shitenno").json()
+    assert [p["name"] for p in shitenno["data"]["provinces"]][:2] == ["Chugoku", "Chubu"]
+    missing = server.get("/api/games/chess")
+    assert missing.status_code == 404
+    assert missing.json()["error"]["code"] == "unknown_game"
+
+
+def test_a_finished_match_is_replayed_step_by_step(server: Server) -> None:
+    """Each step of a replay is the spectator's view after that many actions; a running match
+    is not replayed, a step out of range is refused."""
+    waiting = server.create("shogun", 3, ["human", "random", "random"])
+    running = server.get(f"/api/matches/{waiting['id']}/replay/0")
+    assert running.status_code == 409
+    assert running.json()["error"]["code"] == "not_finished"
+    made = server.create("shogun", 3, ["random", "random", "random"], options={"years": 1})
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/matches/{made['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    record = _record(server, made["id"])
+    match = Match.new("shogun", 3, record["seed"], record["options"])
+    total = len(record["actions"])
+    for step in (0, 1, 37, total):
+        while len(match.history) < step:
+            seat, notation = record["actions"][len(match.history)]
+            match.act(seat, notation)
+        body = server.get(f"/api/matches/{made['id']}/replay/{step}?log_since=2").json()
+        assert body["number"] == step and body["total"] == total
+        assert body["view"] == json.loads(json.dumps(match.view(None)))
+        assert body["log"] == match.log(None, since=2)
+        assert body["log_length"] == match.log_length
+        assert body["action"] == (
+            None
+            if step == 0
+            else {
+                "seat": record["actions"][step - 1][0],
+                "notation": record["actions"][step - 1][1],
+            }
+        )
+    assert body["outcome"] == record["outcome"]
+    bad = server.get(f"/api/matches/{made['id']}/replay/{total + 1}")
+    assert bad.status_code == 422
+    assert bad.json()["error"]["code"] == "invalid_request"

@@ -8,7 +8,16 @@ from .errors import (
     SetupError,
     UnknownGameError,
 )
-from .game import Action, Game, LogEntry, action_to_json, normalize_notation, private, public
+from .game import (
+    Action,
+    Game,
+    LogEntry,
+    action_to_json,
+    normalize_notation,
+    private,
+    public,
+    without_sources,
+)
 from .match import VIEW_KEYS, Match, determinize, new_match
 from .options import GameOptions, OptionInfo, describe_options, options_to_json, parse_options
 from .outcome import Outcome
@@ -46,4 +55,5 @@ __all__ = [
     "register",
     "registry_targets",
     "unregister",
+    "without_sources",
 ]

@@ -62,6 +62,19 @@ def action_to_json(action: Any) -> dict[str, Any]:
     return {"notation": str(action), "name": type(action).__name__, "args": args}
 
 
+def without_sources(value: Any) -> Any:
+    """A copy of JSON-like data without its ``source`` notes (keys ending in ``source``).
+
+    >>> without_sources({"name": "Owari", "source": "§14.1", "tags": [{"a_source": 1, "b": 2}]})
+    {'name': 'Owari', 'tags': [{'b': 2}]}
+    """
+    if isinstance(value, dict):
+        return {k: without_sources(v) for k, v in value.items() if not k.endswith("source")}
+    if isinstance(value, list | tuple):
+        return [without_sources(v) for v in value]
+    return value
+
+
 class LogEntry(NamedTuple):
     """One line of a match's log.
 
@@ -233,6 +246,11 @@ class Game(ABC, Generic[S, A]):
     def explain_illegal(self, state: S, seat: int, action: Any) -> str | None:
         """Optionally say why ``action`` is not legal for ``seat`` now (a rule, in words)."""
         return None
+
+    def client_data(self) -> dict[str, Any]:
+        """The game's public, unchanging facts a client needs to draw it (names, tables, the
+        board's graph), JSON-serialisable; served at ``/api/games/<name>``. Default: none."""
+        return {}
 
     def render_text(self, view: dict[str, Any]) -> str | None:
         """Optionally render a view as text for the terminal; ``None`` prints the JSON."""

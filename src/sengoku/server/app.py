@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -27,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import sengoku
 from sengoku.core import (
     IllegalActionError,
+    Match,
     OptionError,
     SengokuError,
     SetupError,
@@ -51,7 +53,7 @@ from .store import NOTIFY_CHANNEL, Seat, Store, digest
 __all__ = ["ServerSettings", "create_app", "default_database_url"]
 
 log = logging.getLogger("sengoku.server")
-STATIC = Path(__file__).parent / "static"
+WEB = Path(sengoku.__file__).parent / "web"
 
 
 def default_database_url(explicit: str | None = None) -> str:
@@ -308,18 +310,15 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.get("/api/games", tags=["games"])
     async def games() -> list[dict[str, Any]]:
         """Every game with its player counts and options (defaults, ranges and docs)."""
-        out = []
-        for name in available_games():
-            game = get_game(name)
-            out.append(
-                {
-                    "name": name,
-                    "title": game.title,
-                    "player_counts": list(game.player_counts),
-                    "options": [o.to_json() for o in describe_options(game.options_type)],
-                }
-            )
-        return out
+        return [_describe_game(name) for name in available_games()]
+
+    @app.get("/api/games/{name}", tags=["games"])
+    async def game_data(name: str) -> dict[str, Any]:
+        """One game as in ``/api/games``, plus ``data``: its public facts for drawing it
+        (names, tables, the board's graph)."""
+        if name not in available_games():
+            raise ApiError(404, "unknown_game", f"there is no game {name[:40]!r}")
+        return {**_describe_game(name), "data": get_game(name).client_data()}
 
     @app.post("/api/matches", status_code=201, tags=["matches"])
     async def create_match(body: NewMatch, request: Request) -> dict[str, Any]:
@@ -438,6 +437,31 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             "view": live.match.view(seat),
         }
 
+    @app.get("/api/matches/{match_id}/replay/{number}", tags=["matches"])
+    async def replay(match_id: str, number: int, log_since: int = 0) -> dict[str, Any]:
+        """A finished match as it stood after its first ``number`` actions, as a spectator
+        saw it: ``view``, the public ``log`` lines from ``log_since`` on, ``log_length``, the
+        ``action`` just taken (seat and notation; ``null`` at 0) and ``total`` actions."""
+        live = await _live(hub(), match_id)
+        if live.match.outcome() is None:
+            raise ApiError(409, "not_finished", "a running match is replayed once it is over")
+        history = live.match.history
+        if not 0 <= number <= len(history) or log_since < 0:
+            raise ApiError(
+                422, "invalid_request", f"step {number} is not between 0 and {len(history)}"
+            )
+        match = await run_in_threadpool(_replayed, live.match, number)
+        last = history[number - 1] if number else None
+        return {
+            "number": number,
+            "total": len(history),
+            "action": None if last is None else {"seat": last[0], "notation": str(last[1])},
+            "view": match.view(None),
+            "log": match.log(None, since=log_since),
+            "log_length": match.log_length,
+            "outcome": outcome.to_json() if (outcome := match.outcome()) else None,
+        }
+
     @app.post("/api/matches/{match_id}/seats/{seat}", tags=["matches"])
     async def change_seat(
         match_id: str,
@@ -546,23 +570,40 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(WEB / "index.html")
 
     @app.get("/play/{match_id}", include_in_schema=False)
     async def play_page(match_id: str) -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(WEB / "index.html")
 
-    @app.get("/static/{name}", include_in_schema=False)
-    async def static(name: str) -> FileResponse:
-        path = STATIC / name
-        if "/" in name or name.startswith(".") or not path.is_file():
-            raise ApiError(404, "not_found", "no such file")
-        return FileResponse(path)
+    @app.get("/replay/{match_id}", include_in_schema=False)
+    async def replay_page(match_id: str) -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    app.mount("/web", StaticFiles(directory=WEB), name="web")
 
     return app
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _describe_game(name: str) -> dict[str, Any]:
+    game = get_game(name)
+    return {
+        "name": name,
+        "title": game.title,
+        "player_counts": list(game.player_counts),
+        "options": [o.to_json() for o in describe_options(game.options_type)],
+    }
+
+
+def _replayed(match: Match, number: int) -> Match:
+    """A new match replaying the first ``number`` actions of ``match``."""
+    again = Match.new(match.game, match.players, match.seed, match.options)
+    for seat, action in match.history[:number]:
+        again.act(seat, action)
+    return again
 
 
 def _level(level: str) -> str:

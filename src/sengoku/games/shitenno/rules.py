@@ -10,7 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sengoku.core import Game, LogEntry, Outcome, Rng, parse_options, private, public
+import msgspec
+
+from sengoku.core import (
+    Game,
+    LogEntry,
+    Outcome,
+    Rng,
+    parse_options,
+    private,
+    public,
+    without_sources,
+)
 
 from . import heuristic
 from .actions import (
@@ -171,6 +182,17 @@ class Shitenno(Game[State, ShitennoAction]):
     def seat_name(self, seat: int) -> str:
         """Seats are the generals' colours: Red, Blue, Green, Black (§2.6)."""
         return COLOURS[seat]
+
+    def client_data(self) -> dict[str, Any]:
+        """Provinces (§3), troop types, koku cards, bonus tiles, titles and set-up facts,
+        for drawing the board.
+
+        >>> data = Shitenno().client_data()
+        >>> data["provinces"][0]["name"], [t["name"] for t in data["titles"]][:2]
+        ('Chugoku', ['Daimyo', 'Shomyo'])
+        """
+        data: dict[str, Any] = without_sources(msgspec.to_builtins(DATA))
+        return data
 
     # -- setup ------------------------------------------------------------------------
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from sengoku.core import (
     Game,
     LogEntry,
@@ -25,6 +27,7 @@ from sengoku.core import (
     parse_options,
     private,
     public,
+    without_sources,
 )
 
 from . import heuristic
@@ -45,7 +48,7 @@ from .actions import (
     TakePosition,
     TakeTop,
 )
-from .data import ACTION_TITLES, Board, load_data
+from .data import ACTION_SHORT, ACTION_TITLES, ACTIONS, Board, load_data
 from .options import (
     OverBid,
     PeasantAllies,
@@ -170,6 +173,31 @@ class Shogun(Game[State, ShogunAction]):
 
     def seat_name(self, seat: int) -> str:
         return COLOURS[seat]
+
+    def client_data(self) -> dict[str, Any]:
+        """Provinces (§14.1), the graph (§14.2-14.4), events, special cards, the action
+        spaces in player-board order and the cost tables, for drawing the board.
+
+        >>> data = Shogun().client_data()
+        >>> data["provinces"][0]["name"], data["actions"][4], data["tables"]["recruit"]["recruit5"]
+        ('Mutsu', {'id': 'tax', 'title': 'collect taxes', 'short': 'tax'}, {'cost': 3, 'armies': 5})
+        """
+        data: dict[str, Any] = without_sources(
+            {
+                "colours": list(COLOURS),
+                "regions": D.regions,
+                "provinces": msgspec.to_builtins(D.provinces),
+                "adjacency": msgspec.to_builtins(D.adjacency),
+                "events": msgspec.to_builtins(D.events),
+                "specials": msgspec.to_builtins(D.specials),
+                "tables": msgspec.to_builtins(D.tables),
+                "actions": [
+                    {"id": i, "title": t, "short": s}
+                    for i, t, s in zip(ACTIONS, ACTION_TITLES, ACTION_SHORT, strict=True)
+                ],
+            }
+        )
+        return data
 
     # ------------------------------------------------------------------ setup
 
