@@ -1,0 +1,68 @@
+// The shell: language picker, help panel and the three pages (lobby, play, replay).
+import { h } from "./dom.js";
+import { LANGUAGES, chosenLanguage, t, useLanguage, language } from "./i18n.js";
+import { lobbyPage } from "./lobby.js";
+import { matchPage } from "./play.js";
+
+const app = document.getElementById("app");
+let page = null; // the current page: { scopes, render(), help }
+
+async function show(nextPage) {
+  page = nextPage;
+  await useLanguage(language(), page.scopes());
+  labelShell();
+  await page.render();
+}
+
+function labelShell() {
+  document.getElementById("lang-label").textContent = t("ui.language");
+  document.getElementById("disclaimer").textContent = t("ui.disclaimer");
+  const help = document.getElementById("help-button");
+  help.hidden = !page?.game;
+  help.textContent = t("ui.help.open");
+}
+
+function setUpLanguagePicker() {
+  const picker = document.getElementById("lang");
+  picker.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code }, name)));
+  picker.value = language();
+  picker.addEventListener("change", async () => {
+    await useLanguage(picker.value, page ? page.scopes() : ["ui"]);
+    labelShell();
+    if (page) await page.render();
+  });
+}
+
+/** The rules help of a game, in a dialog: sections from the game's catalog. */
+function openHelp() {
+  if (!page?.game) return;
+  const game = page.game();
+  const sections = t(`${game}.help.sections`);
+  const dialog = h("dialog", { class: "help", "aria-labelledby": "help-title" },
+    h("div", { class: "help-head" },
+      h("h2", { id: "help-title" }, t(`${game}.help.title`)),
+      h("button", { class: "ghost", type: "button", onclick: () => dialog.close(), "aria-label": t("ui.close") }, "×")),
+    h("div", { class: "help-body" }, ...(Array.isArray(sections) ? sections : []).map(id =>
+      h("section", {}, h("h3", {}, t(`${game}.help.${id}.h`)),
+        ...String(t(`${game}.help.${id}.p`)).split("\n").map(p => h("p", {}, p))))));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+async function start() {
+  await useLanguage(chosenLanguage(), ["ui"]);
+  setUpLanguagePicker();
+  document.getElementById("help-button").addEventListener("click", openHelp);
+  document.addEventListener("keydown", event => {
+    if (event.key === "?" && !/INPUT|SELECT|TEXTAREA/.test(document.activeElement?.tagName || "")) openHelp();
+  });
+  const play = location.pathname.match(/^\/(play|replay)\/([\w-]+)$/);
+  try {
+    await show(play ? matchPage(app, play[2], play[1] === "replay") : lobbyPage(app));
+  } catch (error) {
+    app.replaceChildren(h("p", { class: "error", role: "alert" }, error.message));
+  }
+}
+
+start();

@@ -1,0 +1,49 @@
+// Small DOM helpers shared by the shell and the game renderers (no framework, no build step).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function fill(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+/** An HTML element: h("button", {class: "primary", onclick}, "Go"). */
+export const h = (tag, attrs = {}, ...children) => fill(document.createElement(tag), attrs, children);
+
+/** An SVG element: s("circle", {cx: 4, cy: 4, r: 2}). */
+export const s = (tag, attrs = {}, ...children) => fill(document.createElementNS(SVG_NS, tag), attrs, children);
+
+/** JSON from the server's API; throws an Error carrying the API's message. */
+export async function api(path, options = {}) {
+  const response = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.error ? body.error.message : response.statusText);
+  return body;
+}
+
+/** Seat tokens this browser holds, by match id: links the lobby can resume. */
+export const seatStore = {
+  all() {
+    try { return JSON.parse(localStorage.getItem("sengoku.seats") || "{}"); } catch { return {}; }
+  },
+  put(match, seat, token) {
+    const all = seatStore.all();
+    all[match] = { ...(all[match] || {}), [seat]: token };
+    localStorage.setItem("sengoku.seats", JSON.stringify(all));
+  },
+};
+
+/** Add a stylesheet once (a game renderer's own CSS). */
+export function useStylesheet(href) {
+  if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
+}

@@ -1,0 +1,181 @@
+// The lobby: start a match (game, players, options, seats), share its links, list matches.
+import { api, h, seatStore } from "./dom.js";
+import { t, tOr, useLanguage, language } from "./i18n.js";
+
+const BOT_LEVELS = ["easy", "normal", "hard", "heuristic", "random"];
+const gameModules = {};
+
+/** A game's renderer module (./games/<name>.js), or the generic one. */
+export async function gameModule(name) {
+  if (!(name in gameModules)) {
+    gameModules[name] = import(`./games/${name}.js`).catch(() => import("./games/generic.js"));
+  }
+  return gameModules[name];
+}
+
+export function lobbyPage(root) {
+  let games = [];
+  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "" };
+  let created = null;
+  let filter = "running";
+
+  const scopes = () => ["ui", ...games.map(g => g.name)];
+
+  async function render() {
+    if (!games.length) {
+      games = await api("/api/games");
+      await useLanguage(language(), scopes());
+    }
+    document.title = `Sengoku — ${t("ui.lobby.title")}`;
+    document.getElementById("where").textContent = t("ui.lobby.title");
+    root.replaceChildren(
+      h("div", { class: "lobby" },
+        h("section", { class: "card intro" },
+          h("h1", {}, t("ui.lobby.welcome")), h("p", {}, t("ui.lobby.intro"))),
+        await newMatchCard(),
+        created ? createdCard() : null,
+        await matchesCard()));
+  }
+
+  async function newMatchCard() {
+    const game = games.find(g => g.name === (form.game || "shogun")) || games[0];
+    form.game = game.name;
+    if (!game.player_counts.includes(form.players)) form.players = game.player_counts.includes(4) ? 4 : game.player_counts[0];
+    const module = await gameModule(game.name);
+    const featured = module.featuredOptions || [];
+    const colours = module.seatColours ? module.seatColours(form.players) : [];
+    while (form.seats.length < form.players) form.seats.push(form.seats.length === 0 ? { kind: "human", bot: "normal", name: "" } : { kind: "bot", bot: "normal", name: "" });
+    form.seats.length = form.players;
+
+    const gameSelect = h("select", { id: "new-game", onchange: e => { form.game = e.target.value; form.options = {}; render(); } },
+      ...games.map(g => h("option", { value: g.name, selected: g.name === game.name }, tOr(`${g.name}.title`, g.title))));
+    const playersSelect = h("select", { id: "new-players", onchange: e => { form.players = Number(e.target.value); render(); } },
+      ...game.player_counts.map(n => h("option", { value: n, selected: n === form.players }, String(n))));
+
+    const seatRows = form.seats.map((seat, i) => h("div", { class: "seat-row" },
+      h("span", { class: `chip seat-${i}`, style: colours[i] ? `--seat:${colours[i].css}` : null }, colours[i] ? colours[i].name : t("ui.seat", { n: i + 1 })),
+      h("select", { class: "seat-kind", "aria-label": t("ui.lobby.seat_kind", { n: i + 1 }), onchange: e => {
+        const v = e.target.value; seat.kind = v === "human" ? "human" : "bot"; if (v !== "human") seat.bot = v; render();
+      } }, h("option", { value: "human", selected: seat.kind === "human" }, t("ui.lobby.human")),
+        ...BOT_LEVELS.map(level => h("option", { value: level, selected: seat.kind === "bot" && seat.bot === level }, t("ui.lobby.bot", { level: t(`ui.level.${level}`) })))),
+      seat.kind === "human" ? h("input", { class: "seat-name", placeholder: t("ui.lobby.name"), "aria-label": t("ui.lobby.name"), value: seat.name, maxlength: 40, oninput: e => { seat.name = e.target.value; } }) : null));
+
+    const optionInput = option => {
+      const id = `opt-${option.name}`;
+      const value = option.name in form.options ? form.options[option.name] : option.default;
+      const label = tOr(`${game.name}.option.${option.name}`, option.name.replaceAll("_", " "));
+      const help = tOr(`${game.name}.option.${option.name}.help`, option.description);
+      const schema = option.schema || {};
+      let input;
+      if (schema.enum) {
+        input = h("select", { id, onchange: e => { form.options[option.name] = e.target.value; } },
+          ...schema.enum.map(v => h("option", { value: v, selected: v === value }, tOr(`${game.name}.option.${option.name}.${v}`, String(v).replaceAll("_", " ")))));
+      } else if (schema.type === "boolean") {
+        input = h("input", { id, type: "checkbox", checked: value === true, onchange: e => { form.options[option.name] = e.target.checked; } });
+      } else if (schema.type === "integer") {
+        input = h("input", { id, type: "number", min: schema.minimum, max: schema.maximum, value, onchange: e => { form.options[option.name] = Number(e.target.value); } });
+      } else {
+        input = h("input", { id, value, size: 40, onchange: e => { form.options[option.name] = e.target.value; } });
+      }
+      return h("div", { class: "option" }, h("label", { for: id, title: option.description }, label), input, h("small", {}, help));
+    };
+    const main = game.options.filter(o => featured.includes(o.name));
+    const rest = game.options.filter(o => !featured.includes(o.name));
+    const message = h("p", { class: "error", role: "alert" });
+    const create = h("button", { id: "create-match", class: "primary", type: "submit" }, t("ui.lobby.create"));
+
+    return h("form", { class: "card new-match", onsubmit: async e => {
+      e.preventDefault();
+      message.textContent = "";
+      create.disabled = true;
+      try {
+        const body = { game: form.game, players: form.players, options: form.options,
+          seats: form.seats.map(s => (s.kind === "human" ? { kind: "human", ...(s.name.trim() ? { name: s.name.trim() } : {}) } : { kind: "bot", bot: s.bot })) };
+        if (form.seed !== "") body.seed = Number(form.seed);
+        if (form.clock !== "") body.turn_clock = Number(form.clock);
+        const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
+        for (const seat of made.seats) if (seat.token) seatStore.put(made.id, seat.seat, seat.token);
+        created = { ...made, game: form.game, colours };
+        await render();
+        document.getElementById("created")?.scrollIntoView({ block: "nearest" });
+      } catch (error) {
+        message.textContent = error.message;
+      } finally {
+        create.disabled = false;
+      }
+    } },
+      h("h2", {}, t("ui.lobby.new")),
+      h("div", { class: "row" },
+        h("label", {}, t("ui.lobby.game"), " ", gameSelect),
+        h("label", {}, t("ui.lobby.players"), " ", playersSelect)),
+      h("fieldset", { class: "seats" }, h("legend", {}, t("ui.lobby.seats")), ...seatRows),
+      main.length ? h("fieldset", { class: "options" }, h("legend", {}, t("ui.lobby.options")), ...main.map(optionInput)) : null,
+      rest.length ? h("details", { class: "options" }, h("summary", {}, t("ui.lobby.rule_options")), ...rest.map(optionInput)) : null,
+      h("details", { class: "options" }, h("summary", {}, t("ui.lobby.more")),
+        h("div", { class: "option" }, h("label", { for: "new-seed" }, t("ui.lobby.seed")),
+          h("input", { id: "new-seed", type: "number", min: 0, value: form.seed, oninput: e => { form.seed = e.target.value; } }), h("small", {}, t("ui.lobby.seed_help"))),
+        h("div", { class: "option" }, h("label", { for: "new-clock" }, t("ui.lobby.clock")),
+          h("input", { id: "new-clock", type: "number", min: 1, value: form.clock, oninput: e => { form.clock = e.target.value; } }), h("small", {}, t("ui.lobby.clock_help")))),
+      h("div", { class: "row" }, create), message);
+  }
+
+  function createdCard() {
+    const copy = url => h("button", { type: "button", class: "ghost small", onclick: async e => {
+      await navigator.clipboard?.writeText(url).catch(() => {});
+      e.target.textContent = t("ui.lobby.copied");
+    } }, t("ui.lobby.copy"));
+    const humans = created.seats.filter(s => s.join_url);
+    return h("section", { id: "created", class: "card created" },
+      h("h2", {}, t("ui.lobby.created")),
+      humans.length ? h("p", {}, t("ui.lobby.links")) : null,
+      h("ul", { class: "links" }, ...humans.map(seat => h("li", {},
+        h("span", { class: "chip", style: created.colours[seat.seat] ? `--seat:${created.colours[seat.seat].css}` : null },
+          created.colours[seat.seat]?.name || t("ui.seat", { n: seat.seat + 1 })), " ",
+        h("a", { class: "join", href: seat.join_url, "data-seat": seat.seat }, t("ui.lobby.play_seat")), " ",
+        h("input", { readonly: true, value: seat.join_url, "aria-label": t("ui.lobby.link"), onfocus: e => e.target.select() }), copy(seat.join_url)))),
+      h("p", {}, t("ui.lobby.spectate"), " ", h("a", { class: "spectate", href: created.spectate_url }, created.spectate_url), " ", copy(created.spectate_url)));
+  }
+
+  async function matchesCard() {
+    const matches = await api(`/api/matches?status=${filter}&limit=50`);
+    const mine = seatStore.all();
+    const tabs = h("div", { class: "tabs", role: "tablist" }, ...["running", "finished", "all"].map(name =>
+      h("button", { type: "button", role: "tab", "aria-selected": String(filter === name), class: filter === name ? "tab on" : "tab",
+        onclick: () => { filter = name; render(); } }, t(`ui.lobby.status.${name}`))));
+    const rows = matches.map(m => {
+      const tokens = mine[m.id] || {};
+      const links = [];
+      for (const [seat, token] of Object.entries(tokens)) {
+        if (m.status !== "finished") links.push(h("a", { class: "resume", href: `/play/${m.id}#token=${token}` }, t("ui.lobby.resume", { n: Number(seat) + 1 })));
+      }
+      links.push(h("a", { class: "watch", href: `/play/${m.id}` }, m.status === "finished" ? t("ui.lobby.view") : t("ui.lobby.watch")));
+      if (m.status === "finished") {
+        links.push(h("a", { class: "replay", href: `/replay/${m.id}` }, t("ui.lobby.replay")));
+        links.push(h("a", { class: "record", href: "#", onclick: e => { e.preventDefault(); downloadRecord(m); } }, t("ui.lobby.record")));
+      }
+      const seats = m.seats.map(s => (s.kind === "bot" ? t(`ui.level.${s.bot}`) : s.name || t("ui.lobby.human"))).join(", ");
+      const when = new Date(m.updated_at).toLocaleString(language());
+      return h("tr", {},
+        h("td", {}, tOr(`${m.game}.title`, m.game)), h("td", {}, seats),
+        h("td", {}, m.status === "finished" ? t("ui.lobby.finished") : t("ui.lobby.running")),
+        h("td", { class: "num" }, String(m.actions)), h("td", {}, when),
+        h("td", { class: "links" }, ...links.flatMap((link, i) => (i ? [" · ", link] : [link]))));
+    });
+    return h("section", { class: "card matches" },
+      h("div", { class: "row" }, h("h2", {}, t("ui.lobby.matches")), tabs,
+        h("button", { type: "button", class: "ghost small", onclick: () => render() }, t("ui.lobby.refresh"))),
+      rows.length ? h("table", {}, h("thead", {}, h("tr", {}, ...["game", "seats", "status", "actions", "updated", ""].map(c => h("th", {}, c ? t(`ui.lobby.col.${c}`) : "")))), h("tbody", {}, ...rows))
+        : h("p", {}, t("ui.lobby.none")));
+  }
+
+  async function downloadRecord(m) {
+    const body = await api(`/api/matches/${m.id}/record`);
+    const blob = new Blob([JSON.stringify(body.record, null, 1)], { type: "application/json" });
+    const link = h("a", { href: URL.createObjectURL(blob), download: `sengoku-${m.game}-${m.id}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  }
+
+  return { scopes, render, game: null };
+}

@@ -1,0 +1,82 @@
+"""Browser tests: a real ``sengoku serve`` and Debian's Chromium driven by Playwright.
+
+``.ci/run`` installs Chromium (``tools/install-test-deps.sh``). Each test that checks a board
+state saves a screenshot under ``build/screenshots/`` (or ``$SENGOKU_SCREENSHOTS``) for people
+to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.server.harness import Server
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = Path(
+    os.environ.get("SENGOKU_SCREENSHOTS", Path(__file__).resolve().parents[2] / "build/screenshots")
+)
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server on a fresh SQLite database per test module."""
+    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}", bot_workers=1)
+    yield srv
+    srv.stop()
+    assert "Traceback" not in srv.output(), srv.output()[-4000:]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Browser, size: dict[str, int] | None = None, locale: str = "en-GB") -> Page:
+    """A page in a fresh browser context (its own storage: another person's browser).
+
+    Script errors the page reports are collected in ``page.errors``.
+    """
+    context = browser.new_context(viewport=size or DESKTOP, locale=locale)  # type: ignore[arg-type]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"script error: {exc}"))
+    page.errors = errors  # type: ignore[attr-defined]
+    page.set_default_timeout(20_000)
+    return page
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A desktop-sized page (1280x800); the test fails if the page had a script error."""
+    p = open_page(browser)
+    yield p
+    errors = p.errors  # type: ignore[attr-defined]
+    p.context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def shot(request: pytest.FixtureRequest) -> Callable[[Page, str], Path]:
+    """``shot(page, "name")`` saves a full-page screenshot named after the test."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    test = re.sub(r"\W+", "-", request.node.name).strip("-")
+
+    def take(target: Page, name: str) -> Path:
+        path = SCREENSHOTS / f"{test}--{name}.png"
+        target.screenshot(path=path, full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,113 @@
+"""The browser UI's translations: every key in every language, every key the code uses.
+
+Catalogs are flat JSON files ``src/sengoku/web/i18n/<scope>.<lang>.json``; ``scope`` is ``ui``
+or a game's name. English is the reference.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sengoku.core import available_games, describe_options, get_game
+from sengoku.games.shitenno.state import Phase
+from sengoku.games.shogun.data import ACTIONS
+from sengoku.games.shogun.state import PHASE_NAMES, SEASONS
+from sengoku.server.bots import BOT_LEVELS
+
+WEB = Path(__file__).resolve().parents[2] / "src/sengoku/web"
+LANGUAGES = ("en", "ja", "zh", "nl")
+#: the games Sengoku ships (the tests register a toy game of their own beside them)
+GAMES = [g for g in available_games() if type(get_game(g)).__module__.startswith("sengoku.")]
+SCOPES = ("ui", *GAMES)
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def catalog(scope: str, lang: str) -> dict[str, Any]:
+    path = WEB / "i18n" / f"{scope}.{lang}.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(data, dict), path
+    return data
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+@pytest.mark.parametrize("scope", SCOPES)
+def test_every_key_exists_in_every_language(scope: str, lang: str) -> None:
+    """Each language has exactly English's keys, the same kinds of value and placeholders."""
+    english, other = catalog(scope, "en"), catalog(scope, lang)
+    assert sorted(set(english) - set(other)) == [], f"missing in {scope}.{lang}"
+    assert sorted(set(other) - set(english)) == [], f"not in English ({scope}.{lang})"
+    for key, text in english.items():
+        assert type(other[key]) is type(text), key
+        if isinstance(text, str):
+            assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), key
+            assert other[key].strip(), f"{key} is empty in {lang}"
+        else:
+            assert other[key] == text, f"{key}: lists (section ids) are not translated"
+
+
+@pytest.mark.parametrize("scope", SCOPES)
+def test_keys_belong_to_their_scope(scope: str) -> None:
+    """A key names its catalog: ``shogun.*`` lives in ``shogun.<lang>.json``."""
+    for key in catalog(scope, "en"):
+        assert key.startswith(scope + "."), key
+
+
+def test_every_literal_key_in_the_code_is_in_the_english_catalog() -> None:
+    """``t("scope.key")`` in any module finds its text."""
+    used: set[str] = set()
+    for path in WEB.rglob("*.js"):
+        used |= set(re.findall(r"\bt(?:Or)?\(\s*\"([a-z_]+\.[\w.]+)\"", path.read_text()))
+    assert len(used) > 100
+    missing = sorted(k for k in used if k not in catalog(k.split(".")[0], "en"))
+    assert missing == []
+
+
+def expected_keys(game: str) -> set[str]:
+    """Keys the code builds from the game's data: options, colours, help sections."""
+    rules = get_game(game)
+    keys = {f"{game}.title", f"{game}.help.title", f"{game}.help.sections"}
+    for option in describe_options(rules.options_type):
+        keys |= {f"{game}.option.{option.name}", f"{game}.option.{option.name}.help"}
+        for choice in option.to_json()["schema"].get("enum", []):
+            keys.add(f"{game}.option.{option.name}.{choice}")
+    keys |= {f"{game}.colour.{rules.seat_name(i)}" for i in range(max(rules.player_counts))}
+    for section in catalog(game, "en")[f"{game}.help.sections"]:
+        keys |= {f"{game}.help.{section}.h", f"{game}.help.{section}.p"}
+    return keys
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_option_colour_and_help_section_has_its_text(game: str) -> None:
+    """The lobby names every option and choice, the board every colour; help sections exist."""
+    assert sorted(expected_keys(game) - set(catalog(game, "en"))) == []
+
+
+def test_shogun_terms_built_from_the_data_have_their_text() -> None:
+    """shogun.md §5-§7, §14.1: actions, phases, seasons, events, special cards, regions and
+    the 45 provinces."""
+    data = get_game("shogun").client_data()
+    keys = {f"shogun.action.{a}" for a in ACTIONS}
+    keys |= {f"shogun.phase.{p}" for p in PHASE_NAMES}
+    keys |= {f"shogun.season.{s}" for s in SEASONS}
+    keys |= {f"shogun.event.{e['kind']}" for e in data["events"]}
+    keys |= {f"shogun.special.{c['kind']}" for c in data["specials"]}
+    keys |= {f"shogun.region.{r}" for r in data["regions"]}
+    keys |= {f"shogun.side.{s}" for s in ("sun", "moon")}
+    keys |= {f"shogun.province.{p['name']}" for p in data["provinces"]}
+    assert sorted(keys - set(catalog("shogun", "en"))) == []
+
+
+def test_shitenno_phases_have_their_text() -> None:
+    """shitenno.md §4: every phase the board can be in is described."""
+    keys = {f"shitenno.phase.{p.name.lower()}" for p in Phase}
+    assert sorted(keys - set(catalog("shitenno", "en"))) == []
+
+
+def test_every_bot_level_has_its_text() -> None:
+    """The lobby names every bot level the server offers."""
+    assert sorted({f"ui.level.{level}" for level in BOT_LEVELS} - set(catalog("ui", "en"))) == []

@@ -1,0 +1,99 @@
+"""The lobby: matches listed, resumed, watched, replayed and downloaded as records."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, expect
+
+import sengoku
+from tests.server.harness import Server
+
+Shot = Callable[[Page, str], Path]
+
+
+def wait_finished(server: Server, match_id: str) -> None:
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.base}/api/matches/{match_id}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+
+
+def test_a_finished_match_is_watched_replayed_and_downloaded(
+    server: Server, page: Page, shot: Shot
+) -> None:
+    """shogun.md §12: a bots-only one-year match from the lobby ends; the lobby lists it as
+    finished; its page shows the final scores the server computed; the replay steps through it
+    from the empty board to the end; the downloaded record replays to the same outcome."""
+    page.goto(server.base + "/")
+    page.select_option("#new-game", "shogun")
+    page.select_option("#new-players", "3")
+    kinds = page.locator("select.seat-kind")
+    expect(kinds).to_have_count(3)
+    for i in range(3):
+        kinds.nth(i).select_option("random")
+    page.fill("#opt-years", "1")
+    page.click("#create-match")
+    spectate = page.locator("#created a.spectate")
+    expect(spectate).to_be_visible()
+    match_id = (spectate.get_attribute("href") or "").rsplit("/", 1)[1]
+    wait_finished(server, match_id)
+    outcome = httpx.get(f"{server.base}/api/matches/{match_id}").json()["outcome"]
+
+    page.get_by_role("tab", name="Finished").click()
+    row = page.locator("tr", has=page.locator(f'a[href="/replay/{match_id}"]'))
+    expect(row).to_contain_text("finished")
+    shot(page, "lobby-finished")
+
+    with page.expect_download() as download:
+        row.locator("a.record").click()
+    record = json.loads(Path(download.value.path()).read_text())
+    assert sengoku.Match.from_record(record).outcome().to_json() == outcome
+
+    row.locator("a.watch").click()
+    scores = page.locator(".scores")
+    expect(scores).to_be_visible()
+    shown = {
+        cells[1]: int(cells[2])
+        for cells in (r.split("\t") for r in scores.locator("tbody tr").all_inner_texts())
+    }
+    assert sorted(shown.values()) == sorted(outcome["scores"])
+    expect(page.locator(".status")).to_contain_text("Game over")
+    shot(page, "watch-finished")
+
+    page.goto(f"{server.base}/replay/{match_id}")
+    count = page.locator(".replay-count")
+    expect(count).to_have_text(re.compile(r"Move 0 of \d+"))
+    total = int((count.inner_text()).rsplit(" ", 1)[1])
+    assert total == len(record["actions"])
+    page.get_by_role("button", name="One move forward").click()
+    expect(count).to_have_text(f"Move 1 of {total}")
+    _, notation = record["actions"][0]
+    expect(page.locator(".replay-action")).to_contain_text(notation)
+    page.keyboard.press("ArrowRight")
+    expect(count).to_have_text(f"Move 2 of {total}")
+    page.get_by_role("button", name="Last move").click()
+    expect(count).to_have_text(f"Move {total} of {total}")
+    expect(page.locator(".scores")).to_be_visible()
+    shot(page, "replay-end")
+
+
+def test_the_lobby_resumes_the_seats_this_browser_holds(server: Server, page: Page) -> None:
+    """A seat opened from this browser is listed with a Resume link that opens it again."""
+    made = httpx.post(
+        f"{server.base}/api/matches",
+        json={"game": "shogun", "players": 3, "seats": [{"kind": "human"}] * 3},
+    ).json()
+    link = made["seats"][1]["join_url"].replace("http://localhost:8000", server.base)
+    page.goto(link)
+    expect(page.locator("#submit-plan")).to_be_visible()
+    page.goto(server.base + "/")
+    resume = page.locator(f'a.resume[href^="/play/{made["id"]}#token="]')
+    expect(resume).to_have_text("Resume (seat 2)")
+    resume.click()
+    expect(page.locator(".status .who")).to_contain_text("Blue")
