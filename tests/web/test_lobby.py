@@ -97,3 +97,17 @@ def test_the_lobby_resumes_the_seats_this_browser_holds(server: Server, page: Pa
     expect(resume).to_have_text("Resume (seat 2)")
     resume.click()
     expect(page.locator(".status .who")).to_contain_text("Blue")
+
+
+def test_a_link_whose_key_no_longer_works_says_why(server: Server, page: Page) -> None:
+    """A seat link with a wrong (or replaced) key is refused with the server's reason, and the
+    page stops trying instead of waiting forever."""
+    made = httpx.post(
+        f"{server.base}/api/matches",
+        json={"game": "shogun", "players": 3, "seats": [{"kind": "human"}] * 3},
+    ).json()
+    page.goto(f"{server.base}/play/{made['id']}#token=not-a-key")
+    status = page.locator(".status")
+    expect(status).to_contain_text("closed")
+    expect(status).to_contain_text("token")
+    expect(page.locator("#submit-plan")).to_have_count(0)

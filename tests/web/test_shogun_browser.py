@@ -112,7 +112,7 @@ def test_shogun_against_three_bots_through_the_first_winter(
     plan_season(page)
     shot(page, "2-plan-filled")
     submit_plan(page)
-    battles = 0
+    battles = stays = 0
     for _ in range(400):
         my_turn(page)
         status = page.locator(".status").inner_text()
@@ -133,7 +133,11 @@ def test_shogun_against_three_bots_through_the_first_winter(
             buttons = page.locator("#controls button.choice")
             # the most armies, a target that stays home, or the first position
             stay = page.locator("#controls button.choice", has_text="Stay in")
-            (stay.first if stay.count() else buttons.last).click()
+            if stay.count():
+                stay.first.click()
+                stays += 1
+            else:
+                buttons.last.click()
         elif page.locator("#controls button.primary").count():
             page.locator("#controls button.primary").click()
         else:
@@ -142,6 +146,7 @@ def test_shogun_against_three_bots_through_the_first_winter(
     else:
         raise AssertionError("the first winter never came")
     assert battles >= 1, "no battle was fought"
+    assert stays >= 1, "Recruit 1 / move never offered to stay"
     log = page.locator(".log-lines").inner_text()
     assert "attacks" in log
     winter = page.locator("details.winter")
@@ -213,7 +218,12 @@ def test_phone_sized_screen_and_language(server: Server, browser: Browser, shot:
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0
         shot(page, "phone-en")
+        # a half-made plan survives the switch of language
+        theatre = page.locator('select.plan-select[data-space="2"]')
+        province = theatre.locator("option").nth(1).get_attribute("value") or ""
+        theatre.select_option(province)
         page.select_option("#lang", "ja")
+        expect(theatre).to_have_value(province)
         expect(page.locator("#help-button")).to_have_text("ルール")
         kanji = re.compile(r"[\u4e00-\u9fff]")
         expect(page.locator("svg.map text.pname").first).to_have_text(kanji)
@@ -260,3 +270,38 @@ def test_keyboard_plans_from_the_map_and_opens_the_help(server: Server, page: Pa
     expect(page.locator("dialog.help h3").first).to_have_text("The goal")
     page.keyboard.press("Escape")
     expect(page.locator("dialog.help")).to_have_count(0)
+
+
+def test_the_draft_from_the_map(server: Server, page: Page, shot: Shot) -> None:
+    """shogun.md §2 (draft): with the option setup=draft the face-up cards and the stacks left
+    are shown; a person drafts by clicking a province or choosing a card, until planning."""
+    made = httpx.post(
+        f"{server.base}/api/matches",
+        json={
+            "game": "shogun",
+            "players": 3,
+            "seed": 51,
+            "options": {"setup": "draft"},
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * 2,
+        },
+    ).json()
+    page.goto(made["seats"][0]["join_url"].replace("http://localhost:8000", server.base))
+    expect(page.locator(".season h2")).to_have_text("Choosing starting provinces")
+    shot(page, "draft")
+    drafted = 0
+    while not page.locator("#submit-plan").count():
+        my_turn(page)
+        if page.locator("#submit-plan").count():
+            break
+        n = number(page)
+        clickable = page.locator("svg.map path.province.clickable")
+        if clickable.count() and drafted % 2 == 0:
+            clickable.first.click()
+        else:
+            page.locator("#controls button.choice").first.click()
+        drafted += 1
+        after(page, n)
+    assert drafted >= 3
+    expect(page.locator(".player").first).to_contain_text("plan")
+    mine = page.locator("svg.map path.province[tabindex]")
+    assert mine.count() >= 3  # the provinces drafted are Red's to plan

@@ -35,7 +35,7 @@ function setUpLanguagePicker() {
 
 /** The rules help of a game, in a dialog: sections from the game's catalog. */
 function openHelp() {
-  if (!page?.game) return;
+  if (!page?.game || document.querySelector("dialog.help")) return;
   const game = page.game();
   const sections = t(`${game}.help.sections`);
   const dialog = h("dialog", { class: "help", "aria-labelledby": "help-title" },

@@ -41,9 +41,26 @@ export const seatStore = {
     all[match] = { ...(all[match] || {}), [seat]: token };
     localStorage.setItem("sengoku.seats", JSON.stringify(all));
   },
+  /** Forget a token the server no longer accepts. */
+  forget(match, token) {
+    const all = seatStore.all();
+    for (const [seat, held] of Object.entries(all[match] || {})) if (held === token) delete all[match][seat];
+    localStorage.setItem("sengoku.seats", JSON.stringify(all));
+  },
 };
 
 /** Add a stylesheet once (a game renderer's own CSS). */
 export function useStylesheet(href) {
   if (!document.querySelector(`link[href="${href}"]`)) document.head.append(h("link", { rel: "stylesheet", href }));
 }
+
+/** The host keys of the matches this browser created (to hand a seat to a bot, see
+ *  docs/protocol.md, POST /api/matches/{id}/seats/{seat}). */
+export const hostStore = {
+  all() {
+    try { return JSON.parse(localStorage.getItem("sengoku.host") || "{}"); } catch { return {}; }
+  },
+  put(match, token) {
+    localStorage.setItem("sengoku.host", JSON.stringify({ ...hostStore.all(), [match]: token }));
+  },
+};

@@ -1,5 +1,5 @@
 // The lobby: start a match (game, players, options, seats), share its links, list matches.
-import { api, h, seatStore } from "./dom.js";
+import { api, h, hostStore, seatStore } from "./dom.js";
 import { t, tOr, useLanguage, language } from "./i18n.js";
 
 const BOT_LEVELS = ["easy", "normal", "hard", "heuristic", "random"];
@@ -28,6 +28,7 @@ export function lobbyPage(root) {
     }
     document.title = `Sengoku — ${t("ui.lobby.title")}`;
     document.getElementById("where").textContent = t("ui.lobby.title");
+    const focused = document.activeElement?.id; // keep the keyboard's place across a redraw
     root.replaceChildren(
       h("div", { class: "lobby" },
         h("section", { class: "card intro" },
@@ -35,6 +36,7 @@ export function lobbyPage(root) {
         await newMatchCard(),
         created ? createdCard() : null,
         await matchesCard()));
+    if (focused) document.getElementById(focused)?.focus();
   }
 
   async function newMatchCard() {
@@ -54,7 +56,7 @@ export function lobbyPage(root) {
 
     const seatRows = form.seats.map((seat, i) => h("div", { class: "seat-row" },
       h("span", { class: `chip seat-${i}`, style: colours[i] ? `--seat:${colours[i].css}` : null }, colours[i] ? colours[i].name : t("ui.seat", { n: i + 1 })),
-      h("select", { class: "seat-kind", "aria-label": t("ui.lobby.seat_kind", { n: i + 1 }), onchange: e => {
+      h("select", { class: "seat-kind", id: `seat-kind-${i}`, "aria-label": t("ui.lobby.seat_kind", { n: i + 1 }), onchange: e => {
         const v = e.target.value; seat.kind = v === "human" ? "human" : "bot"; if (v !== "human") seat.bot = v; render();
       } }, h("option", { value: "human", selected: seat.kind === "human" }, t("ui.lobby.human")),
         ...BOT_LEVELS.map(level => h("option", { value: level, selected: seat.kind === "bot" && seat.bot === level }, t("ui.lobby.bot", { level: t(`ui.level.${level}`) })))),
@@ -94,7 +96,8 @@ export function lobbyPage(root) {
         if (form.seed !== "") body.seed = Number(form.seed);
         if (form.clock !== "") body.turn_clock = Number(form.clock);
         const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
-        for (const seat of made.seats) if (seat.token) seatStore.put(made.id, seat.seat, seat.token);
+        // only the host's key is kept here; each seat's key is kept by the browser that opens it
+        hostStore.put(made.id, made.host_token);
         created = { ...made, game: form.game, colours };
         await render();
         document.getElementById("created")?.scrollIntoView({ block: "nearest" });
@@ -121,8 +124,14 @@ export function lobbyPage(root) {
 
   function createdCard() {
     const copy = url => h("button", { type: "button", class: "ghost small", onclick: async e => {
-      await navigator.clipboard?.writeText(url).catch(() => {});
-      e.target.textContent = t("ui.lobby.copied");
+      const button = e.currentTarget;
+      try {
+        await navigator.clipboard.writeText(url);
+        button.textContent = t("ui.lobby.copied");
+      } catch {
+        button.previousElementSibling?.select?.(); // no clipboard (plain HTTP): select it to copy
+        button.textContent = t("ui.lobby.copy_by_hand");
+      }
     } }, t("ui.lobby.copy"));
     const humans = created.seats.filter(s => s.join_url);
     return h("section", { id: "created", class: "card created" },
@@ -133,7 +142,11 @@ export function lobbyPage(root) {
           created.colours[seat.seat]?.name || t("ui.seat", { n: seat.seat + 1 })), " ",
         h("a", { class: "join", href: seat.join_url, "data-seat": seat.seat }, t("ui.lobby.play_seat")), " ",
         h("input", { readonly: true, value: seat.join_url, "aria-label": t("ui.lobby.link"), onfocus: e => e.target.select() }), copy(seat.join_url)))),
-      h("p", {}, t("ui.lobby.spectate"), " ", h("a", { class: "spectate", href: created.spectate_url }, created.spectate_url), " ", copy(created.spectate_url)));
+      h("p", {}, t("ui.lobby.spectate"), " ", h("a", { class: "spectate", href: created.spectate_url }, created.spectate_url), " ",
+        h("input", { readonly: true, value: created.spectate_url, class: "sr-only", tabindex: -1, "aria-hidden": "true" }), copy(created.spectate_url)),
+      h("details", { class: "host-key" }, h("summary", {}, t("ui.lobby.host_key")),
+        h("p", { class: "hint" }, t("ui.lobby.host_key_help")),
+        h("input", { readonly: true, value: created.host_token, "aria-label": t("ui.lobby.host_key"), onfocus: e => e.target.select() })));
   }
 
   async function matchesCard() {

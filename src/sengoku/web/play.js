@@ -43,22 +43,23 @@ export function matchPage(root, matchId, replay) {
     return [colour || t("ui.seat", { n: seat + 1 }), who].filter(Boolean).join(" · ");
   }
 
-  function build() {
-    ui.status = h("div", { class: "status", role: "status", "aria-live": "polite" });
+  /** The page's frame: status, replay bar, board, choices, players, log. Built once the match
+   *  is known, and again (with the new labels) when the language changes; the renderer and its
+   *  state (a half-made plan, the zoom) stay. */
+  function frame() {
+    ui.status = h("div", { class: "status", role: "status", "aria-live": "polite" }, t("ui.play.connecting"));
     ui.board = h("section", { class: "board-area", "aria-label": t("ui.play.board") });
     ui.players = h("section", { class: "players", "aria-label": t("ui.play.players") });
     ui.controls = h("section", { class: "controls", id: "controls", "aria-label": t("ui.play.controls") });
     ui.message = h("p", { class: "error", role: "alert" });
     ui.log = h("ol", { class: "log-lines" });
     ui.scores = h("section", { class: "scores", hidden: true });
+    const colours = module.seatColours ? module.seatColours(info.players) : [];
     const filterInput = h("input", { type: "search", class: "log-filter", placeholder: t("ui.log.filter"), "aria-label": t("ui.log.filter"), value: logFilter.text,
       oninput: e => { logFilter.text = e.target.value; drawLog(); } });
     const whoSelect = h("select", { class: "log-who", "aria-label": t("ui.log.who"), onchange: e => { logFilter.who = e.target.value; drawLog(); } },
       h("option", { value: "" }, t("ui.log.everyone")),
-      ...Array.from({ length: info.players }, (_, i) => {
-        const name = module.seatColours ? module.seatColours(info.players)[i] : null;
-        return h("option", { value: name ? name.key : "", selected: Boolean(logFilter.who) && name?.key === logFilter.who }, name ? name.name : t("ui.seat", { n: i + 1 }));
-      }));
+      ...colours.map(c => h("option", { value: c.key, selected: logFilter.who === c.key }, c.name)));
     const logBox = h("section", { class: "log" }, h("div", { class: "log-head" }, h("h2", {}, t("ui.log.title")), filterInput, whoSelect), ui.log);
     ui.replayBar = replay ? replayBar() : null;
     root.replaceChildren(h("div", { class: `match game-${info.game}` },
@@ -66,22 +67,27 @@ export function matchPage(root, matchId, replay) {
       h("div", { class: "match-grid" },
         h("div", { class: "main-col" }, ui.board, ui.scores),
         h("aside", { class: "side-col" }, ui.controls, ui.message, ui.players, logBox))));
-    ctx = {
-      t, data, game: info.game, players: info.players, seat: mySeat, replay,
-      root: { board: ui.board, players: ui.players, controls: ui.controls },
-      act, seatName, language,
-      log: () => logLines.map(([text]) => text),
-      translateLog: text => (renderer?.translateLog ? renderer.translateLog(text) : text),
-    };
-    renderer = module.createRenderer(ctx);
+    document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
+    if (!ctx) {
+      ctx = {
+        t, data, game: info.game, players: info.players, seat: mySeat, replay, root: {},
+        act, seatName, language,
+        log: () => logLines.map(([text]) => text),
+        translateLog: text => (renderer?.translateLog ? renderer.translateLog(text) : text),
+      };
+      renderer = module.createRenderer(ctx);
+    }
+    Object.assign(ctx.root, { board: ui.board, players: ui.players, controls: ui.controls });
+    if (last) draw();
   }
 
   function drawLog() {
     const needle = logFilter.text.toLowerCase();
     const shown = logLines.filter(([text]) => (!needle || text.toLowerCase().includes(needle) || ctx.translateLog(text).toLowerCase().includes(needle))
       && (!logFilter.who || text.includes(logFilter.who)));
+    const atBottom = ui.log.scrollHeight - ui.log.scrollTop - ui.log.clientHeight < 30;
     ui.log.replaceChildren(...shown.slice(-400).map(([text, fresh]) => h("li", { class: fresh ? "fresh" : null, title: text }, ctx.translateLog(text))));
-    ui.log.scrollTop = ui.log.scrollHeight;
+    if (atBottom) ui.log.scrollTop = ui.log.scrollHeight;
   }
 
   function drawStatus() {
@@ -127,6 +133,7 @@ export function matchPage(root, matchId, replay) {
     renderer.update(last, before);
     drawScores();
     drawLog();
+    if (replay) showReplayStep();
   }
 
   function act(action) {
@@ -143,7 +150,9 @@ export function matchPage(root, matchId, replay) {
     if (m.type === "error") {
       const waiting = m.ref !== undefined && pending.get(m.ref);
       if (waiting) { pending.delete(m.ref); waiting.reject(new Error(m.message)); }
+      if (m.code === "bad_token" || m.code === "seat_reassigned") seatStore.forget(matchId, token);
       ui.message.textContent = m.message;
+      if (!last) ui.status.textContent = m.message;
       return;
     }
     if (m.type === "accepted") {
@@ -157,9 +166,10 @@ export function matchPage(root, matchId, replay) {
     if (m.type === "presence" && last) { last.presence = m.presence; return; }
     if (m.type !== "welcome" && m.type !== "update") return;
     if (m.type === "welcome") {
+      retries = 0;
       mySeat = m.seat;
       if (token && mySeat !== null) seatStore.put(matchId, mySeat, token);
-      if (ctx) ctx.seat = mySeat;
+      ctx.seat = mySeat;
     }
     if (mySeat === null && last) { // a spectator: what the last move changed
       before = last.view;
@@ -168,9 +178,14 @@ export function matchPage(root, matchId, replay) {
     for (const line of m.log) logLines.push([line, last !== null]);
     logLength = m.log_length;
     last = m;
-    if (!renderer) build();
     draw();
   }
+
+  // Closed for good: a bad hello or token (4400), the seat given to someone else (4401), no
+  // such match (4404). Anything else (a lost network, 4408 for a client that fell behind)
+  // reconnects, later each time, and asks only for the log lines it has not seen.
+  const FINAL_CLOSE = new Set([4400, 4401, 4404]);
+  let retries = 0;
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -181,81 +196,98 @@ export function matchPage(root, matchId, replay) {
       for (const [, waiting] of pending) waiting.reject(new Error(t("ui.play.disconnected")));
       pending.clear();
       if (closed) return;
-      if (event.code >= 4400 && event.code < 4500) {
-        ui.status.textContent = `${t("ui.play.closed")} ${event.reason || ""}`;
+      if (FINAL_CLOSE.has(event.code)) {
         closed = true;
+        ui.status.className = "status";
+        ui.status.textContent = `${t("ui.play.closed")} ${ui.message.textContent || event.reason || ""}`;
         return;
       }
-      if (ui.status) ui.status.textContent = t("ui.play.reconnecting");
-      setTimeout(connect, 1500);
+      ui.status.textContent = t("ui.play.reconnecting");
+      const wait = Math.min(15000, 1000 * 2 ** retries++) * (0.75 + Math.random() / 2);
+      setTimeout(connect, wait);
     };
   }
 
   // -- replay ---------------------------------------------------------------------------------
+  /** The replay bar, built once per frame; goTo() only updates its values. */
   function replayBar() {
-    const total = last?.total ?? 0;
-    const slider = h("input", { type: "range", min: 0, max: total, value: step, class: "replay-slider", "aria-label": t("ui.replay.step"),
+    const button = (label, key, go, cls) => h("button", { type: "button", class: `ghost ${cls}`, "aria-label": t(key), title: t(key), onclick: go }, label);
+    ui.slider = h("input", { type: "range", min: 0, max: last?.total ?? 0, value: step, class: "replay-slider", "aria-label": t("ui.replay.step"),
       oninput: e => goTo(Number(e.target.value)) });
-    const button = (label, key, go) => h("button", { type: "button", class: "ghost", "aria-label": t(key), title: t(key), onclick: go }, label);
-    return h("div", { class: "replay-bar" },
-      button("«", "ui.replay.first", () => goTo(0)), button("‹", "ui.replay.back", () => goTo(step - 1)),
-      button(playing ? "❚❚" : "▶", playing ? "ui.replay.pause" : "ui.replay.play", togglePlay),
-      button("›", "ui.replay.forward", () => goTo(step + 1)), button("»", "ui.replay.last", () => goTo(total)),
-      slider, h("span", { class: "replay-count" }, t("ui.replay.count", { n: step, total })),
-      h("span", { class: "replay-action" }, last?.action ? `${seatName(last.action.seat)}: ${last.action.notation}` : ""));
+    ui.playButton = button("▶", "ui.replay.play", togglePlay, "replay-play");
+    ui.count = h("span", { class: "replay-count" });
+    ui.lastAction = h("span", { class: "replay-action" });
+    const bar = h("div", { class: "replay-bar" },
+      button("«", "ui.replay.first", () => goTo(0), "replay-first"), button("‹", "ui.replay.back", () => goTo(step - 1), "replay-back"),
+      ui.playButton,
+      button("›", "ui.replay.forward", () => goTo(step + 1), "replay-forward"), button("»", "ui.replay.last", () => goTo(last?.total ?? 0), "replay-last"),
+      ui.slider, ui.count, ui.lastAction);
+    return bar;
   }
 
+  function showReplayStep() {
+    const total = last?.total ?? 0;
+    ui.slider.max = total;
+    ui.slider.value = step;
+    ui.count.textContent = t("ui.replay.count", { n: step, total });
+    ui.lastAction.textContent = last?.action ? `${seatName(last.action.seat)}: ${ctx.translateLog(last.action.notation)}` : "";
+    const key = playing ? "ui.replay.pause" : "ui.replay.play";
+    ui.playButton.textContent = playing ? "❚❚" : "▶";
+    ui.playButton.setAttribute("aria-label", t(key));
+    ui.playButton.title = t(key);
+  }
+
+  let asked = 0; // answers to older requests than the latest are dropped
   async function goTo(n) {
     const total = last?.total ?? Infinity;
     n = Math.max(0, Math.min(n, total));
-    const previous = last?.view ?? null;
+    const ticket = ++asked;
     const m = await api(`/api/matches/${matchId}/replay/${n}`);
+    if (ticket !== asked) return;
+    const previous = last;
     step = n;
-    logLines = m.log.map(line => [line, false]);
-    if (previous && logLines.length) {
-      const old = last ? last.log_length : 0;
-      for (let i = Math.min(old, logLines.length); i < logLines.length; i++) logLines[i][1] = true;
-    }
-    before = previous;
+    logLines = m.log.map((line, i) => [line, previous !== null && i >= previous.log_length]);
+    before = previous?.view ?? null;
     last = { ...m, legal: [], seats: info.seats };
-    if (!renderer) build();
-    const bar = replayBar();
-    ui.replayBar.replaceWith(bar);
-    ui.replayBar = bar;
     draw();
   }
 
   function togglePlay() {
-    if (playing) { clearInterval(playing); playing = null; goTo(step); return; }
-    playing = setInterval(() => {
-      if (step >= (last?.total ?? 0)) { clearInterval(playing); playing = null; goTo(step); return; }
-      goTo(step + 1);
-    }, 700);
+    if (playing) {
+      clearInterval(playing);
+      playing = null;
+    } else {
+      if (step >= (last?.total ?? 0)) { step = 0; goTo(0); }
+      playing = setInterval(() => {
+        if (step >= (last?.total ?? 0)) { clearInterval(playing); playing = null; showReplayStep(); return; }
+        goTo(step + 1);
+      }, 700);
+    }
+    showReplayStep();
   }
 
+  let loading = null;
   async function render() {
     if (!info) {
-      await load();
-      if (replay) {
-        document.addEventListener("keydown", event => {
-          if (/INPUT|SELECT|TEXTAREA/.test(document.activeElement?.tagName || "")) return;
-          if (event.key === "ArrowRight") goTo(step + 1);
-          if (event.key === "ArrowLeft") goTo(step - 1);
-        });
-        await goTo(0);
-      } else {
-        connect();
-        root.replaceChildren(h("p", { class: "status" }, t("ui.play.connecting")));
-      }
-      document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
+      loading ??= (async () => {
+        await load();
+        frame();
+        if (replay) {
+          document.addEventListener("keydown", event => {
+            if (/INPUT|SELECT|TEXTAREA/.test(document.activeElement?.tagName || "") || document.querySelector("dialog[open]")) return;
+            if (event.key === "ArrowRight") goTo(step + 1);
+            if (event.key === "ArrowLeft") goTo(step - 1);
+          });
+          await goTo(0);
+        } else {
+          connect();
+        }
+      })();
+      await loading;
       return;
     }
-    // a new language: redraw everything from the last message
-    renderer = null;
-    build();
-    if (replay) { const bar = replayBar(); ui.replayBar.replaceWith(bar); ui.replayBar = bar; }
-    if (last) draw();
-    document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
+    await loading;
+    frame(); // a new language: the same match, relabelled
   }
 
   return { scopes, render, game: () => info?.game };

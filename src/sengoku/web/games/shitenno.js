@@ -471,9 +471,12 @@ function actButton(st, action, content, { extra = "", label = null, title = null
     onclick: () => st.act(action) }, content);
 }
 
-function makeAct(ctx) {
+/** Send a choice; the buttons wait meanwhile. The next redraw gives the keyboard's focus back
+ *  (to the same choice if it is still offered, else to the first one). */
+function makeAct(ctx, focus) {
   return action => {
     const buttons = document.querySelectorAll(".sh-act");
+    focus.after = document.activeElement?.classList?.contains("sh-act") ? action.notation : null;
     for (const button of buttons) button.disabled = true;
     ctx.act({ name: action.name, args: action.args }).catch(() => {
       for (const button of buttons) button.disabled = false;
@@ -530,11 +533,20 @@ function offerControls(st, take) {
   return [
     hint(t("shitenno.controls.offer.help", { tairo: colourName(view.tairo) })),
     h("div", { class: "sh-lot-preview big" }, cardRow(lot.troops, lot.koku, "shitenno.court.lot_no_cards"), lot.tile ? rankTile(lot.tile, { power: true }) : null),
-    hint(later.length ? t("shitenno.controls.offer.if_refused", { name: colourName(later[0]) }) : t("shitenno.controls.offer.if_refused_last", { tairo: colourName(view.tairo) })),
+    hint(later.length ? t("shitenno.controls.offer.if_refused", { name: colourName(later[0]) })
+      : t("shitenno.controls.offer.if_refused_last", { tairo: colourName(view.tairo), next: colourName(nextTairo(view)) })),
     h("div", { class: "sh-row" },
       ...accept.map(a => actButton(st, a, t("shitenno.controls.accept"), { extra: "primary" })),
       ...refuse.map(a => actButton(st, a, t("shitenno.controls.refuse"), { extra: "ghost" }))),
   ];
+}
+
+/** Who becomes the Tairo if everybody refuses the lot: the highest title among those still
+ *  without a lot, the Tairo keeping this one (shitenno.md §4.3 step 4). */
+function nextTairo(view) {
+  const rank = title => (RANKS.includes(title) ? RANKS.indexOf(title) : RANKS.length);
+  const waiting = [...Array(view.players).keys()].filter(p => p !== view.tairo && view.lots_taken[p] === null);
+  return waiting.sort((a, b) => rank(view.titles[a]) - rank(view.titles[b]))[0];
 }
 
 function lastControls(st, take) {
@@ -566,6 +578,13 @@ function controlControls(st, take) {
   ].filter(Boolean);
 }
 
+/** The koku this seat pays for a space: its value, plus the title's bonus under the option
+ *  koku_price_includes_title_bonus (shitenno.md G16). */
+function kokuPrice(st, value) {
+  const bonus = st.data.titles.find(x => x.name === st.view.titles[st.me])?.placement_bonus || 0;
+  return value + (st.view.options.koku_price_includes_title_bonus ? bonus : 0);
+}
+
 function provinceButton(st, action) {
   const index = action.args.province;
   const province = st.view.provinces[index];
@@ -575,7 +594,7 @@ function provinceButton(st, action) {
   return actButton(st, action, [
     h("span", { class: "sh-pb-name" }, provinceName(province.name)),
     h("span", { class: "sh-pb-gain" }, `+${info.values[free] + bonus}`),
-    h("span", { class: "sh-pb-need" }, ...province.requirement.map(x => troopToken(TROOPS.indexOf(x), "small")), h("span", { class: "sh-need-or" }, t("shitenno.board.or")), kokuIcon(), String(info.values[free])),
+    h("span", { class: "sh-pb-need" }, ...province.requirement.map(x => troopToken(TROOPS.indexOf(x), "small")), h("span", { class: "sh-need-or" }, t("shitenno.board.or")), kokuIcon(), String(kokuPrice(st, info.values[free]))),
   ], { extra: "sh-province-btn", label: t("shitenno.controls.control_gain", { province: provinceName(province.name), n: info.values[free] + bonus }) });
 }
 
@@ -592,7 +611,7 @@ function payControls(st, take) {
   return [
     hint(t("shitenno.controls.pay.help", { province: provinceName(province.name), n: free + 1, value: info.values[free] })),
     h("p", { class: "sh-pay-need" }, h("span", {}, t("shitenno.controls.pay.needs")), ...province.requirement.map(x => troopToken(TROOPS.indexOf(x), "small")),
-      h("span", { class: "sh-need-or" }, t("shitenno.board.or")), kokuIcon(), String(info.values[free])),
+      h("span", { class: "sh-need-or" }, t("shitenno.board.or")), kokuIcon(), String(kokuPrice(st, info.values[free]))),
     ...groups.map(([key, list], i) => paymentGroupView(st, key, list, i === 0 || groups.length <= 2 || list.length <= 4)),
   ];
 }
@@ -660,13 +679,21 @@ function flipControls(st, take) {
 
 export function createRenderer(ctx) {
   if (ctx.data?.provinces) majorityBonus = ctx.data.provinces.map(p => p.majority_bonus);
-  const act = makeAct(ctx);
+  const focus = { after: null };
+  const act = makeAct(ctx, focus);
   return {
     update(message, before) {
       const st = { ctx, view: message.view, before, legal: ctx.replay ? [] : message.legal || [], act, data: ctx.data, me: ctx.seat, number: message.number };
+      const held = document.activeElement?.dataset?.notation; // a choice focused before this redraw
       ctx.root.board.replaceChildren(drawBoard(st));
       ctx.root.players.replaceChildren(drawPlayers(st));
       ctx.root.controls.replaceChildren(...drawControls(st));
+      const wanted = focus.after ?? held;
+      if (wanted) {
+        const all = [...document.querySelectorAll(".sh-act:not([disabled])")];
+        (all.find(b => b.dataset.notation === wanted) ?? (focus.after ? all[0] : null))?.focus();
+      }
+      if (message.legal?.length) focus.after = null;
     },
     translateLog: line => translateLog(line),
   };

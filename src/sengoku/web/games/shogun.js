@@ -15,6 +15,7 @@ const COLOUR_KEYS = ["Red", "Blue", "Yellow", "Purple", "Black"];
 const COLOUR_CSS = { Red: "#c0392b", Blue: "#2f5ea8", Yellow: "#d4a017", Purple: "#7b3f98", Black: "#2a2a2a", peasants: "#4e8a3e" };
 const REGION_CSS = { brown: "#d8c2a0", yellow: "#efe0a1", red: "#eab4a6", purple: "#cfbfdc", green: "#bcd6aa" };
 const BLANK = -1, EMPTY = -2, UNPLACED = -3;
+const STAY = -1; // March(source, -1): the armies stay (Recruit 1 / move, optional battles)
 const BUILDINGS = ["castle", "temple", "theatre"];
 
 export function seatColours(players) {
@@ -58,7 +59,7 @@ function seaRoutes(data, view) {
 export function createRenderer(ctx) {
   const { data } = ctx;
   const names = data.provinces.map(p => p.name);
-  const state = { zoomed: false, sending: false, plan: null, planFor: null, source: null, message: null, before: null };
+  const state = { open: {}, zoomed: false, sending: false, plan: null, planFor: null, source: null, message: null, before: null };
   let map = null;
   let current = null;
   loadMap().then(m => { map = m; if (current) draw(); });
@@ -72,16 +73,25 @@ export function createRenderer(ctx) {
     if (state.planFor !== key) { state.plan = null; state.planFor = key; }
     if (!message.legal.some(a => a.name === "March")) state.source = null;
     if (!state.plan && message.legal.some(a => a.name === "Plan" || a.name === "Bid")) state.plan = freshPlan(view);
-    draw();
+    // others' moves (their 33 secret planning steps, say) leave this seat's choices alone:
+    // keep them as they are, an open list included
+    const seat = ctx.seat;
+    const choicesKey = JSON.stringify([message.legal, view.phase, view.action_idx, seat === null ? null : [view.plans[seat], view.hand[seat], view.money[seat], view.bids[seat], view.plan_status[seat]]]);
+    const same = choicesKey === state.controlsKey;
+    state.controlsKey = choicesKey;
+    draw(same);
   }
 
-  function draw() {
+  function draw(keepControls = false) {
     const message = current;
     const view = message.view;
     const focus = focusKey();
+    const scrolled = ctx.root.board.querySelector(".map-wrap");
+    const scroll = scrolled ? [scrolled.scrollLeft, scrolled.scrollTop] : null;
     ctx.root.board.replaceChildren(...[seasonStrip(view), map ? board(view, message) : h("p", {}, "…"), regionTable(view), winterCard(view)].filter(Boolean));
+    if (scroll) ctx.root.board.querySelector(".map-wrap")?.scrollTo(...scroll);
     ctx.root.players.replaceChildren(playersPanel(view));
-    ctx.root.controls.replaceChildren(...controls(view, message.legal));
+    if (!keepControls || !ctx.root.controls.hasChildNodes()) ctx.root.controls.replaceChildren(...controls(view, message.legal));
     if (focus) document.querySelector(focus)?.focus();
   }
 
@@ -89,6 +99,7 @@ export function createRenderer(ctx) {
    *  (keyboard players keep their place). */
   function focusKey() {
     const el = document.activeElement;
+    if (el?.dataset?.key) return `[data-key="${el.dataset.key}"]`;
     if (el?.dataset?.province) return `path.province[data-province="${el.dataset.province}"][tabindex]`;
     if (el?.classList?.contains("plan-select")) return `select.plan-select[data-space="${el.dataset.space}"]`;
     if (el?.classList?.contains("bid-select")) return "select.bid-select";
@@ -142,6 +153,7 @@ export function createRenderer(ctx) {
       if (changed) classes.push("changed");
       if (actions.has(id)) classes.push("clickable");
       if (id === source) classes.push("source");
+      if (view.phase === "draft" && (view.draft_up.includes(id) || view.draft_drawn === id)) classes.push("face-up");
       if (targets.has(id)) classes.push(targets.get(id).args.attack ? "target attack" : "target move");
       const label = `${provinceName(data, id)}: ${owner >= 0 ? t(`shogun.colour.${COLOUR_KEYS[owner]}`) : t("shogun.neutral")}, ${t("shogun.armies_n", { n: view.armies[id] })}`;
       const go = actions.get(id);
@@ -181,9 +193,9 @@ export function createRenderer(ctx) {
       const pa = map.provinces[idOf.get(a)]?.label, pb = map.provinces[idOf.get(b)]?.label;
       return pa && pb ? s("path", { d: `M ${pa[0]} ${pa[1]} Q ${(pa[0] + pb[0]) / 2 + 20} ${(pa[1] + pb[1]) / 2 + 20} ${pb[0]} ${pb[1]}`, class: "sea-route" }) : null;
     });
-    const zoom = h("button", { type: "button", class: "ghost small map-zoom", "aria-pressed": String(state.zoomed),
+    const zoom = h("button", { type: "button", class: "ghost small map-zoom", "data-key": "zoom", "aria-pressed": String(state.zoomed),
       onclick: () => { state.zoomed = !state.zoomed; draw(); } }, state.zoomed ? t("shogun.zoom_out") : t("shogun.zoom_in"));
-    return h("div", { class: `map-wrap${state.zoomed ? " zoomed" : ""}` }, zoom, s("svg", { viewBox: vb.join(" "), class: "map", role: "img", "aria-label": t("shogun.map") },
+    return h("div", { class: `map-wrap${state.zoomed ? " zoomed" : ""}` }, zoom, s("svg", { viewBox: vb.join(" "), class: "map", role: "group", "aria-label": t("shogun.map") },
       s("defs", {}, s("pattern", { id: "removed", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
         s("rect", { width: 8, height: 8, fill: "#cfc8bb" }), s("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#a79f90", "stroke-width": 3 }))),
       s("rect", { x: vb[0], y: vb[1], width: vb[2], height: vb[3], class: "sea" }),
@@ -246,6 +258,7 @@ export function createRenderer(ctx) {
         seat >= 0 ? h("span", { class: "chip small-chip" }, t(`shogun.colour.${COLOUR_KEYS[seat]}`)) : null);
     });
     const tray = cubeCounts(view, view.tray);
+    if (view.phase === "draft") return draftStrip(view);
     return h("div", { class: "season" },
       h("div", { class: "season-head" },
         h("h2", {}, t("shogun.when", { year: view.year, season: t(`shogun.season.${view.season}`) })),
@@ -255,6 +268,20 @@ export function createRenderer(ctx) {
         h("div", {}, h("h3", {}, t("shogun.action_cards")), h("ol", { class: "acards" }, ...cards)),
         h("div", {}, h("h3", {}, t("shogun.events")), h("ul", { class: "events" }, ...events)),
         h("div", {}, h("h3", {}, t("shogun.turn_order")), h("ol", { class: "positions" }, ...order))));
+  }
+
+  /** The draft (option setup=draft): the face-up province cards, a card just taken from the
+   *  pile, and the army stacks each player has still to place. */
+  function draftStrip(view) {
+    const card = id => h("li", { class: "acard" }, provinceName(data, id));
+    return h("div", { class: "season" },
+      h("div", { class: "season-head" }, h("h2", {}, t("shogun.draft_title"))),
+      h("div", { class: "season-rows" },
+        h("div", {}, h("h3", {}, t("shogun.draft_face_up")), h("ul", { class: "acards" }, ...view.draft_up.map(card),
+          view.draft_drawn >= 0 ? h("li", { class: "acard now" }, t("shogun.draft_drawn", { province: provinceName(data, view.draft_drawn) })) : null)),
+        h("div", {}, h("h3", {}, t("shogun.draft_stacks")), h("ul", { class: "positions" }, ...view.stacks_left.map((stacks, p) =>
+          h("li", { class: "pos", style: `--seat:${COLOUR_CSS[COLOUR_KEYS[p]]}` }, h("span", { class: "chip small-chip" }, t(`shogun.colour.${COLOUR_KEYS[p]}`)),
+            stacks.length ? stacks.join(" · ") : "—"))))));
   }
 
   /** Cubes per colour (the players', then the peasants'), as coloured counts. */
@@ -313,7 +340,7 @@ export function createRenderer(ctx) {
         h("td", {}, ...owners.map((n, p) => (n ? h("span", { class: "mini", style: `--seat:${COLOUR_CSS[COLOUR_KEYS[p]]}` }, String(n)) : null))),
         ...counts.map(cell));
     });
-    return h("details", { class: "regions", open: view.phase === "over" || view.season === "winter" ? true : null },
+    return h("details", { class: "regions", open: opened("regions", view.phase === "over" || view.season === "winter"), ontoggle: remember("regions") },
       h("summary", {}, t("shogun.regions.title")),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("shogun.regions.region")), h("th", {}, t("shogun.stat.provinces")),
         ...BUILDINGS.map(b => h("th", {}, t(`shogun.building.${b}`))))), h("tbody", {}, ...rows)),
@@ -328,23 +355,33 @@ export function createRenderer(ctx) {
     const end = log.findIndex((line, i) => i > start && line.startsWith("year ") && line.includes(" begins"));
     const lines = log.slice(start, end < 0 ? undefined : end);
     const year = lines[0].match(/\d+/)?.[0] ?? "";
-    return h("details", { class: "winter", open: current.view.season === "spring" && current.view.phase === "plan" ? true : null },
+    return h("details", { class: "winter", open: opened(`winter-${year}`, current.view.season === "spring" && current.view.phase === "plan"), ontoggle: remember(`winter-${year}`) },
       h("summary", {}, t("shogun.winter.title", { year })),
       h("ul", {}, ...lines.map(line => h("li", {}, ctx.translateLog(line)))));
   }
 
+  /** Whether a <details> is open: as the reader left it, else as the phase suggests. */
+  const opened = (key, otherwise) => ((state.open[key] ?? otherwise) ? true : null);
+  const remember = key => e => { state.open[key] = e.currentTarget.open; };
+
   // -- controls -------------------------------------------------------------------------------
   function controls(view, legal) {
-    if (ctx.replay || !legal.length) return ctx.seat !== null && view.phase === "plan" && !ctx.replay ? [ownPlan(view)] : [];
+    const mine = ctx.seat !== null && !ctx.replay && (view.plans[ctx.seat] || []).some(e => e !== UNPLACED && e !== null);
+    const choices = ctx.replay || !legal.length ? [] : choiceControls(view, legal);
+    const planning = legal.some(a => a.name === "Plan" || a.name === "Bid");
+    return mine && !planning ? [...choices, ownPlan(view)] : choices;
+  }
+
+  function choiceControls(view, legal) {
     const kind = legal[0].name;
     if (kind === "Plan" || kind === "Bid") return [planner(view, legal)];
     if (kind === "TakePosition") return [h("h2", {}, t("shogun.choose_position")), h("div", { class: "choices" }, ...legal.map(a =>
-      h("button", { type: "button", class: "choice", onclick: () => ctx.act(a).catch(() => {}) },
+      h("button", { type: "button", class: "choice", "data-key": `position-${a.args.position}`, onclick: () => ctx.act(a).catch(() => {}) },
         t("shogun.position_n", { n: a.args.position + 1, card: t(`shogun.special.${data.specials[a.args.card].kind}`) }))))];
     if (kind === "March") return marchControls(view, legal);
     if (kind === "Armies") return armiesControls(view, legal);
     if (kind === "Revolt") return [h("h2", {}, t("shogun.choose_revolt")), h("p", { class: "hint" }, t("shogun.choose_revolt_hint")),
-      h("div", { class: "choices" }, ...legal.map(a => h("button", { type: "button", class: "choice", onclick: () => ctx.act(a).catch(() => {}) }, provinceName(data, a.args.province))))];
+      h("div", { class: "choices" }, ...legal.map(a => h("button", { type: "button", class: "choice", "data-key": `revolt-${a.args.province}`, onclick: () => ctx.act(a).catch(() => {}) }, provinceName(data, a.args.province))))];
     if (kind === "Draft" || kind === "TakeTop") return [h("h2", {}, t("shogun.draft")), actionButtons(ctx, legal, a => draftLabel(a))];
     return [h("h2", {}, t("ui.play.your_choices")), actionButtons(ctx, legal)];
   }
@@ -357,19 +394,19 @@ export function createRenderer(ctx) {
     const out = [h("h2", {}, actionTitle(pendingAction))];
     if (source === null) {
       out.push(h("p", { class: "hint" }, t("shogun.choose_source")));
-      out.push(h("div", { class: "choices" }, ...sources.map(src => h("button", { type: "button", class: "choice", onclick: () => { state.source = src; draw(); } },
+      out.push(h("div", { class: "choices" }, ...sources.map(src => h("button", { type: "button", class: "choice", "data-key": `source-${src}`, onclick: () => { state.source = src; draw(); } },
         t("shogun.from", { province: provinceName(data, src), n: view.armies[src] })))));
       return out;
     }
     out.push(h("p", { class: "hint" }, t("shogun.choose_target", { province: provinceName(data, source), n: view.armies[source] })));
     const buttons = [...targets.values()].map(a => {
-      const label = a.args.target === a.args.source ? t("shogun.stay", { province: provinceName(data, a.args.source) })
+      const label = a.args.target === STAY ? t("shogun.stay", { province: provinceName(data, a.args.source) })
         : a.args.attack ? t("shogun.attack", { province: provinceName(data, a.args.target), owner: ownerName(view, a.args.target) })
           : t("shogun.move", { province: provinceName(data, a.args.target) });
-      return h("button", { type: "button", class: `choice${a.args.attack ? " attack" : ""}`, onclick: () => ctx.act(a).catch(() => {}) }, label);
+      return h("button", { type: "button", class: `choice${a.args.attack ? " attack" : ""}`, "data-key": `march-${a.args.source}-${a.args.target}`, onclick: () => ctx.act(a).catch(() => {}) }, label);
     });
     out.push(h("div", { class: "choices" }, ...buttons));
-    if (sources.length > 1) out.push(h("button", { type: "button", class: "ghost small", onclick: () => { state.source = null; draw(); } }, t("shogun.other_source")));
+    if (sources.length > 1) out.push(h("button", { type: "button", class: "ghost small", "data-key": "other-source", onclick: () => { state.source = null; draw(); } }, t("shogun.other_source")));
     return out;
   }
 
@@ -379,7 +416,7 @@ export function createRenderer(ctx) {
     const counts = legal.map(a => a.args.n).sort((a, b) => a - b);
     const out = [h("h2", {}, t("shogun.how_many"))];
     if (counts.length <= 12) {
-      out.push(h("div", { class: "choices" }, ...counts.map(n => h("button", { type: "button", class: "choice", onclick: () => ctx.act({ name: "Armies", args: { n } }).catch(() => {}) }, String(n)))));
+      out.push(h("div", { class: "choices" }, ...counts.map(n => h("button", { type: "button", class: "choice", "data-key": `armies-${n}`, onclick: () => ctx.act({ name: "Armies", args: { n } }).catch(() => {}) }, String(n)))));
       return out;
     }
     const range = h("input", { type: "range", min: counts[0], max: counts[counts.length - 1], value: counts[counts.length - 1], "aria-label": t("shogun.how_many"),
@@ -471,7 +508,7 @@ export function createRenderer(ctx) {
         ...choices.map(c => h("option", { value: c, selected: plan.spaces[i] === c }, entryText(c))));
       return h("tr", { class: `${plan.selected === i ? "selected" : ""}`, "data-space": i, onclick: () => { if (!fixed(i)) { plan.selected = i; markSelected(); } } },
         h("th", {}, t(`shogun.action.${action.id}`)), h("td", {}, select),
-        h("td", { class: "num cost" }, cost.costs[i] ? (plan.spaces[i] >= 0 ? `${cost.costs[i]}` : `(${cost.costs[i]})`) : ""));
+        h("td", { class: `num cost${plan.spaces[i] !== null && plan.spaces[i] >= 0 ? " counted" : ""}` }, cost.costs[i] ? String(cost.costs[i]) : ""));
     });
     const bids = bidChoices(view, plan);
     const key = b => `${b.value}:${b.province}`;
@@ -494,8 +531,8 @@ export function createRenderer(ctx) {
       table,
       short ? h("p", { class: "warn" }, t("shogun.plan_short", { cost: cost.total, money })) : null,
       h("div", { class: "row" }, submit,
-        h("button", { type: "button", class: "ghost small", onclick: () => { state.plan = freshPlan(view); draw(); } }, t("shogun.plan_reset")),
-        h("button", { type: "button", class: "ghost small", onclick: () => { autofill(view); draw(); } }, t("shogun.plan_fill"))),
+        h("button", { type: "button", class: "ghost small", "data-key": "plan-reset", onclick: () => { state.plan = freshPlan(view); draw(); } }, t("shogun.plan_reset")),
+        h("button", { type: "button", class: "ghost small", "data-key": "plan-fill", onclick: () => { autofill(view); draw(); } }, t("shogun.plan_fill"))),
       state.message ? h("p", { class: "error" }, state.message) : null);
   }
 
@@ -530,13 +567,19 @@ export function createRenderer(ctx) {
     }
   }
 
-  /** While others still plan: your own secret plan, read-only. */
+  /** Your own plan this season, read-only: secret while the others plan, then with each entry
+   *  marked as carried out or cancelled as the season goes on. */
   function ownPlan(view) {
     const placed = view.plans[ctx.seat] || [];
-    return h("div", { class: "plan-box done" }, h("h2", {}, t("shogun.your_plan")),
-      h("table", { class: "planner" }, h("tbody", {}, ...data.actions.map((a, i) => h("tr", {}, h("th", {}, t(`shogun.action.${a.id}`)), h("td", {}, entryText(placed[i])))),
+    const status = view.plan_status[ctx.seat] || [];
+    const planning = view.phase === "plan";
+    const mark = i => (status[i] === 1 ? "done" : status[i] === 2 ? "cancelled" : null);
+    return h("details", { class: "plan-box done", open: opened("own-plan", planning), ontoggle: remember("own-plan") },
+      h("summary", {}, h("h2", {}, t("shogun.your_plan"))),
+      h("table", { class: "planner" }, h("tbody", {}, ...data.actions.map((a, i) => h("tr", { class: mark(i) },
+        h("th", {}, t(`shogun.action.${a.id}`)), h("td", {}, entryText(placed[i]), mark(i) === "cancelled" ? ` (${t("shogun.term.cancelled").replace(/[()]/g, "")})` : ""))),
         h("tr", {}, h("th", {}, t("shogun.bid")), h("td", {}, view.bids[ctx.seat] === null ? "—" : bidText(view.bids[ctx.seat], view.bid_cards[ctx.seat]))))),
-      h("p", { class: "hint" }, t("shogun.plan_secret")));
+      planning ? h("p", { class: "hint" }, t("shogun.plan_secret")) : null);
   }
 
   // -- the log in the reader's language ------------------------------------------------------
@@ -557,8 +600,10 @@ export function createRenderer(ctx) {
   /** The engine's English log line in the reader's language (see ../logtext.js). */
   function translateLog(line) {
     if (ctx.language() === "en") return line;
-    translator ??= logTranslator(entries("shogun.log.").map(([, en, tr]) => [en, tr]), words());
-    return translator(line);
+    if (translator?.language !== ctx.language()) {
+      translator = { language: ctx.language(), translate: logTranslator(entries("shogun.log.").map(([, en, tr]) => [en, tr]), words()) };
+    }
+    return translator.translate(line);
   }
 
   return { update, translateLog };
