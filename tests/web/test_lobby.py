@@ -85,12 +85,8 @@ def test_a_finished_match_is_watched_replayed_and_downloaded(
 
 def test_the_lobby_resumes_the_seats_this_browser_holds(server: Server, page: Page) -> None:
     """A seat opened from this browser is listed with a Resume link that opens it again."""
-    made = httpx.post(
-        f"{server.base}/api/matches",
-        json={"game": "shogun", "players": 3, "seats": [{"kind": "human"}] * 3},
-    ).json()
-    link = made["seats"][1]["join_url"].replace("http://localhost:8000", server.base)
-    page.goto(link)
+    made = server.create("shogun", 3, ["human"] * 3)
+    page.goto(made["seats"][1]["join_url"])
     expect(page.locator("#submit-plan")).to_be_visible()
     page.goto(server.base + "/")
     resume = page.locator(f'a.resume[href^="/play/{made["id"]}#token="]')
@@ -102,10 +98,7 @@ def test_the_lobby_resumes_the_seats_this_browser_holds(server: Server, page: Pa
 def test_a_link_whose_key_no_longer_works_says_why(server: Server, page: Page) -> None:
     """A seat link with a wrong (or replaced) key is refused with the server's reason, and the
     page stops trying instead of waiting forever."""
-    made = httpx.post(
-        f"{server.base}/api/matches",
-        json={"game": "shogun", "players": 3, "seats": [{"kind": "human"}] * 3},
-    ).json()
+    made = server.create("shogun", 3, ["human"] * 3)
     page.goto(f"{server.base}/play/{made['id']}#token=not-a-key")
     status = page.locator(".status")
     expect(status).to_contain_text("closed")

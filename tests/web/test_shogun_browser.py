@@ -164,20 +164,12 @@ def test_shogun_against_three_bots_through_the_first_winter(
 def test_a_seat_never_sees_another_seats_plan(server: Server, browser: Browser, shot: Shot) -> None:
     """shogun.md §4.3: plans and bids are secret until revealed. Two people in two browsers:
     while both plan, and after one has sent his plan, neither page shows the other's choices."""
-    made = httpx.post(
-        f"{server.base}/api/matches",
-        json={
-            "game": "shogun",
-            "players": 3,
-            "seed": 21,
-            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "easy"}],
-        },
-    ).json()
+    made = server.create("shogun", 3, ["human", "human", "easy"], seed=21)
     links = [s["join_url"] for s in made["seats"][:2]]
     pages = [open_page(browser), open_page(browser)]
     try:
         for p, link in zip(pages, links, strict=True):
-            p.goto(link.replace("http://localhost:8000", server.base))
+            p.goto(link)
             expect(p.locator("#submit-plan")).to_be_visible(timeout=TURN)
         red, blue = pages
         chosen = plan_season(red)["chosen"]
@@ -238,11 +230,8 @@ def test_phone_sized_screen_and_language(server: Server, browser: Browser, shot:
 def test_keyboard_plans_from_the_map_and_opens_the_help(server: Server, page: Page) -> None:
     """shogun.md §4.3: with the keyboard alone a province on the map goes onto the selected
     action space; ? opens the rules help and Escape closes it."""
-    made = httpx.post(
-        f"{server.base}/api/matches",
-        json={"game": "shogun", "players": 3, "seed": 41, "seats": [{"kind": "human"}] * 3},
-    ).json()
-    page.goto(made["seats"][0]["join_url"].replace("http://localhost:8000", server.base))
+    made = server.create("shogun", 3, ["human"] * 3, seed=41)
+    page.goto(made["seats"][0]["join_url"])
     expect(page.locator("#submit-plan")).to_be_visible()
     token = made["seats"][0]["token"]
     seen = httpx.get(
@@ -275,17 +264,10 @@ def test_keyboard_plans_from_the_map_and_opens_the_help(server: Server, page: Pa
 def test_the_draft_from_the_map(server: Server, page: Page, shot: Shot) -> None:
     """shogun.md §2 (draft): with the option setup=draft the face-up cards and the stacks left
     are shown; a person drafts by clicking a province or choosing a card, until planning."""
-    made = httpx.post(
-        f"{server.base}/api/matches",
-        json={
-            "game": "shogun",
-            "players": 3,
-            "seed": 51,
-            "options": {"setup": "draft"},
-            "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * 2,
-        },
-    ).json()
-    page.goto(made["seats"][0]["join_url"].replace("http://localhost:8000", server.base))
+    made = server.create(
+        "shogun", 3, ["human", "easy", "easy"], seed=51, options={"setup": "draft"}
+    )
+    page.goto(made["seats"][0]["join_url"])
     expect(page.locator(".season h2")).to_have_text("Choosing starting provinces")
     shot(page, "draft")
     drafted = 0
