@@ -159,6 +159,21 @@ def test_shogun_against_three_bots_through_the_first_winter(
     shown = [int(v) for v in page.locator(".player .stat:nth-child(3) .v").all_inner_texts()]
     assert shown == public["view"]["vp"]
     assert sum(shown) > 0
+    # and so is the map: each province's owner, armies, buildings and revolt markers as the
+    # server's public view has them (the province's label, which screen readers read too)
+    view = public["view"]
+    colours = ["Red", "Blue", "Yellow", "Purple"]
+    buildings = ((1, "castle"), (2, "temple"), (4, "Nō theatre"))
+    labels = page.locator("svg.map path.province").evaluate_all(
+        "paths => paths.map(p => p.getAttribute('aria-label'))"
+    )
+    assert len(labels) == 45
+    for i, label in enumerate(labels):
+        owner = colours[view["owner"][i]] if view["owner"][i] >= 0 else "neutral"
+        parts = [f"{owner}, {view['armies'][i]} armies"]
+        parts += [name for bit, name in buildings if view["buildings"][i] & bit]
+        parts += [f"{view['markers'][i]} revolt markers"] if view["markers"][i] else []
+        assert label.split(": ", 1)[1] == ", ".join(parts), (i, label)
 
 
 def test_a_seat_never_sees_another_seats_plan(server: Server, browser: Browser, shot: Shot) -> None:

@@ -155,7 +155,12 @@ export function createRenderer(ctx) {
       if (id === source) classes.push("source");
       if (view.phase === "draft" && (view.draft_up.includes(id) || view.draft_drawn === id)) classes.push("face-up");
       if (targets.has(id)) classes.push(targets.get(id).args.attack ? "target attack" : "target move");
-      const label = `${provinceName(data, id)}: ${owner >= 0 ? t(`shogun.colour.${COLOUR_KEYS[owner]}`) : t("shogun.neutral")}, ${t("shogun.armies_n", { n: view.armies[id] })}`;
+      const label = [
+        `${provinceName(data, id)}: ${owner >= 0 ? t(`shogun.colour.${COLOUR_KEYS[owner]}`) : t("shogun.neutral")}`,
+        t("shogun.armies_n", { n: view.armies[id] }),
+        ...BUILDINGS.filter((_, i) => view.buildings[id] & (1 << i)).map(b => t(`shogun.building.one.${b}`)),
+        view.markers[id] ? t("shogun.markers_n", { n: view.markers[id] }) : null,
+      ].filter(Boolean).join(", ");
       const go = actions.get(id);
       return s("path", {
         d: geo.path, class: classes.join(" "), fill: removed.has(id) ? "url(#removed)" : REGION_CSS[p[`${side}_region`]],
