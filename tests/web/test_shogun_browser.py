@@ -217,7 +217,8 @@ def test_a_seat_never_sees_another_seats_plan(server: Server, browser: Browser, 
 
 def test_phone_sized_screen_and_language(server: Server, browser: Browser, shot: Shot) -> None:
     """shogun.md §14.1: the board fits a phone (no sideways scrolling) and speaks Japanese
-    (province names in kanji) once the language is switched; a reload keeps the game."""
+    (province names in kanji) once the language is switched; a reload keeps the game, the
+    language and the seat, and play goes on."""
     page = open_page(browser, PHONE)
     try:
         create_from_lobby(page, server, seed=31)
@@ -238,6 +239,13 @@ def test_phone_sized_screen_and_language(server: Server, browser: Browser, shot:
         page.reload()
         expect(page.locator("#submit-plan")).to_be_visible(timeout=TURN)
         expect(page.locator("#help-button")).to_have_text("ルール")
+        # and the game goes on: the plan is sent and the season moves past planning
+        plan_season(page)
+        submit_plan(page)
+        page.wait_for_function(
+            "document.getElementById('app').dataset.phase !== 'plan'", timeout=TURN
+        )
+        shot(page, "phone-ja-after-reload")
     finally:
         page.context.close()
 
