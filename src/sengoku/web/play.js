@@ -230,7 +230,9 @@ export function matchPage(root, matchId, replay) {
     ui.slider.max = total;
     ui.slider.value = step;
     ui.count.textContent = t("ui.replay.count", { n: step, total });
-    ui.lastAction.textContent = last?.action ? `${seatName(last.action.seat)}: ${ctx.translateLog(last.action.notation)}` : "";
+    const notation = last?.action?.notation;
+    ui.lastAction.textContent = notation ? `${seatName(last.action.seat)}: ${renderer.translateAction ? renderer.translateAction(notation) : notation}` : "";
+    ui.lastAction.title = notation || "";
     const key = playing ? "ui.replay.pause" : "ui.replay.play";
     ui.playButton.textContent = playing ? "❚❚" : "▶";
     ui.playButton.setAttribute("aria-label", t(key));

@@ -715,7 +715,9 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`shitenno.colou
   return h("div", { class: "sh-score-details" },
     h("h3", {}, tr("shitenno.final.title")),
     h("table", { class: "sh-final" },
-      h("thead", {}, h("tr", {}, ...["player", "play", "koku", "majorities", "total"].map(k => h("th", {}, tr(`shitenno.final.${k}`))))),
+      // with unused_tile_points, the end's other points count the unused bonus tiles too
+      h("thead", {}, h("tr", {}, ...["player", "play", view.options.unused_tile_points ? "koku_tiles" : "koku", "majorities", "total"]
+        .map(k => h("th", {}, tr(`shitenno.final.${k}`))))),
       h("tbody", {}, ...seats.map(row))),
     h("h3", {}, tr("shitenno.final.provinces", { n: majorityBonus[0] })),
     h("ul", { class: "sh-final-provinces" }, ...view.provinces.map((p, i) => h("li", {},
