@@ -81,6 +81,14 @@ def test_a_finished_match_is_watched_replayed_and_downloaded(
     expect(count).to_have_text(f"Move {total} of {total}")
     expect(page.locator(".scores")).to_be_visible()
     shot(page, "replay-end")
+    # in Japanese the replay names the move in Japanese (the engine's notation on hover)
+    _, last_notation = record["actions"][-1]
+    action = page.locator(".replay-action")
+    expect(action).to_have_attribute("title", last_notation)
+    page.select_option("#lang", "ja")
+    expect(action).not_to_contain_text(last_notation)
+    expect(action).to_contain_text(re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"))
+    expect(count).to_have_text(re.compile(f"{total}"))
 
 
 def test_the_lobby_resumes_the_seats_this_browser_holds(server: Server, page: Page) -> None:
@@ -104,3 +112,41 @@ def test_a_link_whose_key_no_longer_works_says_why(server: Server, page: Page) -
     expect(status).to_contain_text("closed")
     expect(status).to_contain_text("token")
     expect(page.locator("#submit-plan")).to_have_count(0)
+
+
+def test_the_host_hands_a_seat_to_a_bot_and_to_someone_new(
+    server: Server, page: Page, shot: Shot
+) -> None:
+    """The browser that created a match may hand an absent player's seat to a bot, and give
+    it to someone new with a fresh link; the old link stops working."""
+    page.goto(server.base + "/")
+    page.select_option("#new-game", "shogun")
+    page.select_option("#new-players", "3")
+    kinds = page.locator("select.seat-kind")
+    kinds.nth(1).select_option("human")
+    kinds.nth(2).select_option("easy")
+    page.click("#create-match")
+    old_blue = page.locator('a.join[data-seat="1"]').get_attribute("href") or ""
+    page.locator('a.join[data-seat="0"]').click()
+    expect(page.locator("#submit-plan")).to_be_visible()
+    blue = page.locator(".player").nth(1)
+    expect(blue).to_contain_text("planning (0 of 11)")
+    host = page.locator("details.host")
+    host.locator("summary").click()
+    host.locator('select.host-kind[data-seat="1"]').select_option("easy")
+    host.locator("li").nth(1).locator("button.host-apply").click()
+    expect(blue).to_contain_text("Bot (easy)")
+    expect(blue).to_contain_text("plan ready")  # the bot planned Blue's season
+    host.locator('select.host-kind[data-seat="1"]').select_option("human")
+    host.locator("li").nth(1).locator("button.host-apply").click()
+    host.locator("li").nth(1).locator("button.host-new").click()
+    link = host.locator("input.host-link")
+    expect(link).to_have_value(re.compile(r"/play/\w+#token=\S+"))
+    assert link.input_value() != old_blue
+    shot(page, "host-seats")
+    other = page.context.new_page()
+    other.goto(old_blue)
+    expect(other.locator(".status")).to_contain_text("closed")
+    other.goto(link.input_value())
+    expect(other.locator(".status .who")).to_contain_text("Blue")
+    other.close()

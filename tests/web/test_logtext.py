@@ -45,15 +45,18 @@ def shogun_words() -> dict[str, set[str]]:
     return words
 
 
-def compile_templates(game: str, words: dict[str, set[str]]) -> list[re.Pattern[str]]:
-    """The templates as logtext.js compiles them."""
+def compile_templates(
+    game: str, words: dict[str, set[str]], family: str = "log"
+) -> list[re.Pattern[str]]:
+    """The templates ``<game>.<family>.*`` as logtext.js compiles them (``log``: the log's
+    segments; ``act``: the notation of actions)."""
     kinds = {"n": r"\d+", "x": ".+?"}
     for kind, options in words.items():
         if kind != "x":
             kinds[kind] = "(?:" + "|".join(map(re.escape, sorted(options, key=len)[::-1])) + ")"
     patterns = []
     for key, template in english(game).items():
-        if not key.startswith(f"{game}.log."):
+        if not key.startswith(f"{game}.{family}."):
             continue
         parts = re.split(r"\{(\w+)\}", template)
         body = "".join(
@@ -64,8 +67,10 @@ def compile_templates(game: str, words: dict[str, set[str]]) -> list[re.Pattern[
     return patterns
 
 
-def random_logs(game: str, option_sets: list[dict[str, Any]], games: int) -> Iterator[str]:
-    """Every log line, for every seat and a spectator, of random games."""
+def random_matches(
+    game: str, option_sets: list[dict[str, Any]], games: int
+) -> Iterator[sengoku.Match]:
+    """Random games to the end, over every player count and the option sets given."""
     rules = get_game(game)
     for g in range(games):
         players = rules.player_counts[g % len(rules.player_counts)]
@@ -75,8 +80,23 @@ def random_logs(game: str, option_sets: list[dict[str, Any]], games: int) -> Ite
         while match.outcome() is None:
             seat = match.to_act()[0]
             match.act(seat, rng.choice(match.legal_actions(seat)))
-        for seat in [None, *range(players)]:
+        yield match
+
+
+def random_logs(game: str, option_sets: list[dict[str, Any]], games: int) -> Iterator[str]:
+    """Every log line, for every seat and a spectator, of random games."""
+    for match in random_matches(game, option_sets, games):
+        for seat in [None, *range(match.players)]:
             yield from match.log(seat)
+
+
+def random_notations(game: str, option_sets: list[dict[str, Any]], games: int) -> set[str]:
+    """The notation of every action taken in random games (what a replay names)."""
+    return {
+        str(action)
+        for match in random_matches(game, option_sets, games)
+        for _, action in match.history
+    }
 
 
 SHOGUN_OPTIONS: list[dict[str, Any]] = [
@@ -105,3 +125,14 @@ def test_every_log_segment_has_a_template(game: str) -> None:
             if segment not in words["x"] and not any(p.match(segment) for p in patterns):
                 missing.add(segment)
     assert sorted(missing)[:20] == []
+
+
+def test_every_action_notation_has_a_template() -> None:
+    """shogun.md §4-§10: the notation of every action of 30 random games (the replay names
+    each move by it) matches one of the catalog's action templates (``shogun.act.*``)."""
+    words = shogun_words()
+    patterns = compile_templates("shogun", words, "act")
+    notations = random_notations("shogun", SHOGUN_OPTIONS, 30)
+    assert len(notations) > 500
+    missing = sorted(n for n in notations if not any(p.match(n) for p in patterns))
+    assert missing[:20] == []

@@ -58,6 +58,8 @@ async function start() {
     if (event.key === "?" && !/INPUT|SELECT|TEXTAREA/.test(document.activeElement?.tagName || "")) openHelp();
   });
   const play = location.pathname.match(/^\/(play|replay)\/([\w-]+)$/);
+  // another seat's link for the same match differs only after the "#": open it afresh
+  if (play) window.addEventListener("hashchange", () => location.reload());
   try {
     await show(play ? matchPage(app, play[2], play[1] === "replay") : lobbyPage(app));
   } catch (error) {

@@ -1,7 +1,7 @@
 // The match page: one seat's (or a spectator's) live view over the WebSocket, or the replay of
 // a finished match step by step. The game's renderer (./games/<game>.js) draws the board and
 // the choices; this shell keeps the connection, the status line, the log and the final scores.
-import { api, h, seatStore } from "./dom.js";
+import { api, h, hostStore, seatStore } from "./dom.js";
 import { language, t, tOr, useLanguage } from "./i18n.js";
 import { gameModule } from "./lobby.js";
 
@@ -54,6 +54,7 @@ export function matchPage(root, matchId, replay) {
     ui.message = h("p", { class: "error", role: "alert" });
     ui.log = h("ol", { class: "log-lines" });
     ui.scores = h("section", { class: "scores", hidden: true });
+    ui.host = h("details", { class: "host", hidden: true, ontoggle: e => { hostOpen = e.currentTarget.open; } });
     const colours = module.seatColours ? module.seatColours(info.players) : [];
     const filterInput = h("input", { type: "search", class: "log-filter", placeholder: t("ui.log.filter"), "aria-label": t("ui.log.filter"), value: logFilter.text,
       oninput: e => { logFilter.text = e.target.value; drawLog(); } });
@@ -66,7 +67,7 @@ export function matchPage(root, matchId, replay) {
       ui.status, ui.replayBar,
       h("div", { class: "match-grid" },
         h("div", { class: "main-col" }, ui.board, ui.scores),
-        h("aside", { class: "side-col" }, ui.controls, ui.message, ui.players, logBox))));
+        h("aside", { class: "side-col" }, ui.controls, ui.message, ui.players, logBox, ui.host))));
     document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
     if (!ctx) {
       ctx = {
@@ -133,7 +134,41 @@ export function matchPage(root, matchId, replay) {
     renderer.update(last, before);
     drawScores();
     drawLog();
+    drawHost();
     if (replay) showReplayStep();
+  }
+
+  // -- the host's seats ----------------------------------------------------------------------
+  // The browser that created the match keeps its host key: it may hand a seat to a bot (a
+  // player who left), give it back, or give it to someone new with a fresh link (the old link
+  // stops working). docs/protocol.md, POST /api/matches/{id}/seats/{seat}.
+  let hostOpen = false;
+  let newLinks = {};
+  function drawHost() {
+    const key = hostStore.all()[matchId];
+    ui.host.hidden = !key || replay || Boolean(last.outcome);
+    if (ui.host.hidden) return;
+    ui.host.open = hostOpen;
+    const change = async (seat, body) => {
+      try {
+        const made = await api(`/api/matches/${matchId}/seats/${seat}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+        if (made.join_url) newLinks = { ...newLinks, [seat]: made.join_url };
+        drawHost();
+      } catch (error) {
+        ui.message.textContent = error.message;
+      }
+    };
+    const levels = ["easy", "normal", "hard", "heuristic", "random"];
+    const rows = (last.seats || info.seats).map(({ seat, kind, bot }) => {
+      const select = h("select", { class: "host-kind", "data-seat": seat, "aria-label": t("ui.lobby.seat_kind", { n: seat + 1 }) },
+        h("option", { value: "human", selected: kind === "human" }, t("ui.lobby.human")),
+        ...levels.map(level => h("option", { value: level, selected: kind === "bot" && bot === level }, t(`ui.level.${level}`))));
+      return h("li", {}, h("span", { class: "host-seat" }, seatName(seat)), select,
+        h("button", { type: "button", class: "ghost small host-apply", onclick: () => change(seat, select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value }) }, t("ui.host.apply")),
+        kind === "human" ? h("button", { type: "button", class: "ghost small host-new", onclick: () => change(seat, { kind: "human", new_token: true }) }, t("ui.host.new_link")) : null,
+        newLinks[seat] ? h("input", { readonly: true, class: "host-link", value: newLinks[seat], "aria-label": t("ui.lobby.link"), onfocus: e => e.target.select() }) : null);
+    });
+    ui.host.replaceChildren(h("summary", {}, t("ui.host.title")), h("p", { class: "hint" }, t("ui.host.help")), h("ul", { class: "host-seats" }, ...rows));
   }
 
   function act(action) {

@@ -681,6 +681,17 @@ export function createRenderer(ctx) {
   if (ctx.data?.provinces) majorityBonus = ctx.data.provinces.map(p => p.majority_bonus);
   const focus = { after: null };
   const act = makeAct(ctx, focus);
+  let actions = null; // the action translator, for one language
+  /** An action's notation (a replay names each move by it) in the reader's language, with the
+   *  catalog's "shitenno.act.*" templates and the log's words. */
+  function translateAction(notation) {
+    if (ctx.language() === "en") return notation;
+    if (actions?.language !== ctx.language()) {
+      actions = { language: ctx.language(), translate: logTranslator(entries("shitenno.act.").map(([key, en]) => [en, t(key)]), logWords(t)) };
+    }
+    return actions.translate(notation);
+  }
+
   return {
     update(message, before) {
       const st = { ctx, view: message.view, before, legal: ctx.replay ? [] : message.legal || [], act, data: ctx.data, me: ctx.seat, number: message.number };
@@ -696,6 +707,7 @@ export function createRenderer(ctx) {
       if (message.legal?.length) focus.after = null;
     },
     translateLog: line => translateLog(line),
+    translateAction,
   };
 }
 
@@ -727,7 +739,8 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`shitenno.colou
 }
 
 // -- the log ----------------------------------------------------------------------------------
-// The engine writes English; the catalog's "shitenno.log.*" templates are that English with typed
+// The engine writes English; the catalog's "shitenno.log.*" templates (and "shitenno.act.*" for
+// the actions' notation, which a replay shows) are that English with typed
 // placeholders (../logtext.js): c colour, p province, a title, k troop code, e effect, n number,
 // x free text whose known terms ("shitenno.term.*", colours, titles...) are translated one by one.
 

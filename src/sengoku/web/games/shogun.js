@@ -611,7 +611,17 @@ export function createRenderer(ctx) {
     return translator.translate(line);
   }
 
-  return { update, translateLog };
+  /** An action's notation (a replay names each move by it) in the reader's language. */
+  function translateAction(notation) {
+    if (ctx.language() === "en") return notation;
+    if (actions?.language !== ctx.language()) {
+      actions = { language: ctx.language(), translate: logTranslator(entries("shogun.act.").map(([, en, tr]) => [en, tr]), words()) };
+    }
+    return actions.translate(notation);
+  }
+  let actions = null;
+
+  return { update, translateLog, translateAction };
 }
 
 function popcount(bits) { return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1); }
