@@ -593,7 +593,9 @@ export function createRenderer(ctx) {
     const map = pairs => new Map(pairs);
     const c = map(COLOUR_KEYS.map(k => [k, t(`shogun.colour.${k}`)]));
     const p = map(data.provinces.map((prov, i) => [prov.name, provinceName(data, i)]));
-    const a = map(data.actions.flatMap(x => [[x.title, t(`shogun.action.${x.id}`)], [x.short, t(`shogun.action.${x.id}`)]]));
+    // inside a sentence an action's name is written as the engine does, in lower case
+    const lower = text => text.charAt(0).toLocaleLowerCase(ctx.language()) + text.slice(1);
+    const a = map(data.actions.flatMap(x => [[x.title, lower(t(`shogun.action.${x.id}`))], [x.short, lower(t(`shogun.action.${x.id}`))]]));
     const b = map([["castle", t("shogun.building.one.castle")], ["temple", t("shogun.building.one.temple")], ["No theatre", t("shogun.building.one.theatre")]]);
     const s = map(["spring", "summer", "autumn", "winter"].map(x => [x, t(`shogun.season.${x}`)]));
     const x = new Map([...c, ...p, ...a, ...b, ...s,
