@@ -111,3 +111,11 @@ def test_shitenno_phases_have_their_text() -> None:
 def test_every_bot_level_has_its_text() -> None:
     """The lobby names every bot level the server offers."""
     assert sorted({f"ui.level.{level}" for level in BOT_LEVELS} - set(catalog("ui", "en"))) == []
+
+
+def test_the_lobby_offers_the_servers_bot_levels() -> None:
+    """The lobby's and the host panel's list of bot levels is the server's own."""
+    source = (WEB / "lobby.js").read_text()
+    listed = re.search(r"export const BOT_LEVELS = \[([^\]]*)\]", source)
+    assert listed is not None
+    assert tuple(re.findall(r'"(\w+)"', listed.group(1))) == BOT_LEVELS

@@ -2,7 +2,8 @@
 import { api, h, hostStore, seatStore } from "./dom.js";
 import { t, tOr, useLanguage, language } from "./i18n.js";
 
-const BOT_LEVELS = ["easy", "normal", "hard", "heuristic", "random"];
+/** The bot levels the server offers (docs/ai.md). */
+export const BOT_LEVELS = ["easy", "normal", "hard", "heuristic", "random"];
 const gameModules = {};
 
 /** A game's renderer module (./games/<name>.js), or the generic one. */

@@ -3,7 +3,7 @@
 // the choices; this shell keeps the connection, the status line, the log and the final scores.
 import { api, h, hostStore, seatStore } from "./dom.js";
 import { language, t, tOr, useLanguage } from "./i18n.js";
-import { gameModule } from "./lobby.js";
+import { BOT_LEVELS, gameModule } from "./lobby.js";
 
 export function matchPage(root, matchId, replay) {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -158,11 +158,10 @@ export function matchPage(root, matchId, replay) {
         ui.message.textContent = error.message;
       }
     };
-    const levels = ["easy", "normal", "hard", "heuristic", "random"];
     const rows = (last.seats || info.seats).map(({ seat, kind, bot }) => {
       const select = h("select", { class: "host-kind", "data-seat": seat, "aria-label": t("ui.lobby.seat_kind", { n: seat + 1 }) },
         h("option", { value: "human", selected: kind === "human" }, t("ui.lobby.human")),
-        ...levels.map(level => h("option", { value: level, selected: kind === "bot" && bot === level }, t(`ui.level.${level}`))));
+        ...BOT_LEVELS.map(level => h("option", { value: level, selected: kind === "bot" && bot === level }, t(`ui.level.${level}`))));
       return h("li", {}, h("span", { class: "host-seat" }, seatName(seat)), select,
         h("button", { type: "button", class: "ghost small host-apply", onclick: () => change(seat, select.value === "human" ? { kind: "human" } : { kind: "bot", bot: select.value }) }, t("ui.host.apply")),
         kind === "human" ? h("button", { type: "button", class: "ghost small host-new", onclick: () => change(seat, { kind: "human", new_token: true }) }, t("ui.host.new_link")) : null,
