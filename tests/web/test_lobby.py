@@ -141,7 +141,7 @@ def test_the_host_hands_a_seat_to_a_bot_and_to_someone_new(
     host.locator("li").nth(1).locator("button.host-apply").click()
     host.locator("li").nth(1).locator("button.host-new").click()
     link = host.locator("input.host-link")
-    expect(link).to_have_value(re.compile(r"/play/\w+#token=\S+"))
+    expect(link).to_have_value(re.compile(r"/play/[\w-]+#token=\S+"))
     assert link.input_value() != old_blue
     shot(page, "host-seats")
     other = page.context.new_page()
