@@ -41,7 +41,7 @@ def create_from_lobby(page: Page, server: Server, bots: str = "easy", seed: int 
     href = join.get_attribute("href")
     assert href is not None and "#token=" in href
     join.click()
-    page.wait_for_url(re.compile(r"/play/\w+"))
+    page.wait_for_url(re.compile(r"/play/[\w-]+"))
     return href
 
 
