@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.server.harness import Server
 
@@ -22,6 +22,8 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 SCREENSHOTS = Path(
     os.environ.get("SENGOKU_SCREENSHOTS", Path(__file__).resolve().parents[2] / "build/screenshots")
 )
+# a loaded CI machine may be slow to answer; waits end as soon as the page is ready
+expect.set_options(timeout=15_000)
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
