@@ -8,6 +8,8 @@
 // A segment no template matches stays in English; tests/web/test_logtext.py checks that every
 // segment of many random games matches one.
 
+import { entries, language } from "./i18n.js";
+
 const escape = text => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
@@ -43,5 +45,22 @@ export function logTranslator(templates, words) {
   return line => {
     if (!cache.has(line)) cache.set(line, line.split("; ").map(segment).join("; "));
     return cache.get(line);
+  };
+}
+
+/**
+ * A translator for the catalog's templates `prefix*` (a game's "<game>.log." or "<game>.act.")
+ * that follows the page's language: English text is the engine's own and stays as it is; for
+ * another language it is built (with `words()`) once, and again when the language changes.
+ */
+export function catalogTranslator(prefix, words) {
+  let built = null;
+  return text => {
+    const lang = language();
+    if (lang === "en") return text;
+    if (built?.lang !== lang) {
+      built = { lang, translate: logTranslator(entries(prefix).map(([, en, tr]) => [en, tr]), words()) };
+    }
+    return built.translate(text);
   };
 }

@@ -246,17 +246,16 @@ export function matchPage(root, matchId, replay) {
   /** The replay bar, built once per frame; goTo() only updates its values. */
   function replayBar() {
     const button = (label, key, go, cls) => h("button", { type: "button", class: `ghost ${cls}`, "aria-label": t(key), title: t(key), onclick: go }, label);
-    ui.slider = h("input", { type: "range", min: 0, max: last?.total ?? 0, value: step, class: "replay-slider", "aria-label": t("ui.replay.step"),
-      oninput: e => goTo(Number(e.target.value)) });
+    ui.slider = h("input", { type: "range", min: 0, class: "replay-slider", "aria-label": t("ui.replay.step"),
+      oninput: e => goTo(Number(e.target.value)) }); // max and value: showReplayStep()
     ui.playButton = button("▶", "ui.replay.play", togglePlay, "replay-play");
     ui.count = h("span", { class: "replay-count" });
     ui.lastAction = h("span", { class: "replay-action" });
-    const bar = h("div", { class: "replay-bar" },
+    return h("div", { class: "replay-bar" },
       button("«", "ui.replay.first", () => goTo(0), "replay-first"), button("‹", "ui.replay.back", () => goTo(step - 1), "replay-back"),
       ui.playButton,
       button("›", "ui.replay.forward", () => goTo(step + 1), "replay-forward"), button("»", "ui.replay.last", () => goTo(last?.total ?? 0), "replay-last"),
       ui.slider, ui.count, ui.lastAction);
-    return bar;
   }
 
   function showReplayStep() {

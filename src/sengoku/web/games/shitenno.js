@@ -3,8 +3,8 @@
 // Every choice is derived from message.legal and nothing else: the renderer never offers an
 // action the server did not list, and every listed action gets exactly one control.
 import { h, s, useStylesheet } from "../dom.js";
-import { entries, language, t } from "../i18n.js";
-import { logTranslator } from "../logtext.js";
+import { entries, t } from "../i18n.js";
+import { catalogTranslator } from "../logtext.js";
 
 useStylesheet("/web/games/shitenno.css");
 
@@ -681,17 +681,6 @@ export function createRenderer(ctx) {
   if (ctx.data?.provinces) majorityBonus = ctx.data.provinces.map(p => p.majority_bonus);
   const focus = { after: null };
   const act = makeAct(ctx, focus);
-  let actions = null; // the action translator, for one language
-  /** An action's notation (a replay names each move by it) in the reader's language, with the
-   *  catalog's "shitenno.act.*" templates and the log's words. */
-  function translateAction(notation) {
-    if (ctx.language() === "en") return notation;
-    if (actions?.language !== ctx.language()) {
-      actions = { language: ctx.language(), translate: logTranslator(entries("shitenno.act.").map(([key, en]) => [en, t(key)]), logWords(t)) };
-    }
-    return actions.translate(notation);
-  }
-
   return {
     update(message, before) {
       const st = { ctx, view: message.view, before, legal: ctx.replay ? [] : message.legal || [], act, data: ctx.data, me: ctx.seat, number: message.number };
@@ -706,8 +695,8 @@ export function createRenderer(ctx) {
       }
       if (message.legal?.length) focus.after = null;
     },
-    translateLog: line => translateLog(line),
-    translateAction,
+    translateLog: catalogTranslator("shitenno.log.", logWords),
+    translateAction: catalogTranslator("shitenno.act.", logWords), // a replay names each move by it
   };
 }
 
@@ -744,28 +733,13 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`shitenno.colou
 // placeholders (../logtext.js): c colour, p province, a title, k troop code, e effect, n number,
 // x free text whose known terms ("shitenno.term.*", colours, titles...) are translated one by one.
 
-function logWords(tr) {
-  const words = (keys, key) => new Map(keys.map(k => [k, tr(key(k))]));
+function logWords() {
+  const words = (keys, key) => new Map(keys.map(k => [k, t(key(k))]));
   const c = words(COLOURS, k => `shitenno.colour.${k}`);
   const p = words(PROVINCES, k => `shitenno.province.${k}`);
   const a = words(RANKS, k => `shitenno.rank.${k}`);
-  const k = new Map(CODES.map((code, i) => [code, tr(`shitenno.troop.${TROOPS[i]}`)]));
-  const e = new Map(EFFECTS.map((effect, i) => [EFFECT_WORDS[i], tr(`shitenno.effect.${effect}`)]));
-  const terms = entries("shitenno.term.").map(([key, en]) => [en, tr(key)]);
+  const k = new Map(CODES.map((code, i) => [code, t(`shitenno.troop.${TROOPS[i]}`)]));
+  const e = new Map(EFFECTS.map((effect, i) => [EFFECT_WORDS[i], t(`shitenno.effect.${effect}`)]));
+  const terms = entries("shitenno.term.").map(([, en, tr]) => [en, tr]);
   return { c, p, a, k, e, x: new Map([...c, ...p, ...a, ...e, ...terms]) };
-}
-
-function makeTranslator(tr) {
-  return logTranslator(entries("shitenno.log.").map(([key, en]) => [en, tr(key)]), logWords(tr));
-}
-
-let cached = { lang: null, translate: null };
-
-/** An engine log line in the reader's language (English lines stay as the engine wrote them). */
-export function translateLog(line, tr = t) {
-  const lang = language();
-  if (lang === "en") return line;
-  if (tr !== t) return makeTranslator(tr)(line);
-  if (cached.lang !== lang) cached = { lang, translate: makeTranslator(t) };
-  return cached.translate(line);
 }

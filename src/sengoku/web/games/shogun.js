@@ -4,7 +4,7 @@
 // engine's planning rule (shogun.md §4.3) so a whole plan can be set before it is sent.
 import { h, s, useStylesheet } from "../dom.js";
 import { entries, t, tOr } from "../i18n.js";
-import { logTranslator } from "../logtext.js";
+import { catalogTranslator } from "../logtext.js";
 import { actionButtons } from "./generic.js";
 
 useStylesheet("/web/games/shogun.css");
@@ -587,8 +587,7 @@ export function createRenderer(ctx) {
       planning ? h("p", { class: "hint" }, t("shogun.plan_secret")) : null);
   }
 
-  // -- the log in the reader's language ------------------------------------------------------
-  let translator = null;
+  // -- the log and the replay's moves in the reader's language (see ../logtext.js) -----------
   function words() {
     const map = pairs => new Map(pairs);
     const c = map(COLOUR_KEYS.map(k => [k, t(`shogun.colour.${k}`)]));
@@ -604,26 +603,11 @@ export function createRenderer(ctx) {
       ...entries("shogun.term.").map(([, en, tr]) => [en, tr])]);
     return { c, p, a, b, s, x };
   }
-  /** The engine's English log line in the reader's language (see ../logtext.js). */
-  function translateLog(line) {
-    if (ctx.language() === "en") return line;
-    if (translator?.language !== ctx.language()) {
-      translator = { language: ctx.language(), translate: logTranslator(entries("shogun.log.").map(([, en, tr]) => [en, tr]), words()) };
-    }
-    return translator.translate(line);
-  }
-
-  /** An action's notation (a replay names each move by it) in the reader's language. */
-  function translateAction(notation) {
-    if (ctx.language() === "en") return notation;
-    if (actions?.language !== ctx.language()) {
-      actions = { language: ctx.language(), translate: logTranslator(entries("shogun.act.").map(([, en, tr]) => [en, tr]), words()) };
-    }
-    return actions.translate(notation);
-  }
-  let actions = null;
-
-  return { update, translateLog, translateAction };
+  return {
+    update,
+    translateLog: catalogTranslator("shogun.log.", words),
+    translateAction: catalogTranslator("shogun.act.", words), // a replay names each move by it
+  };
 }
 
 function popcount(bits) { return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1); }
