@@ -5,4 +5,5 @@ from sengoku.core.registry import register
 __all__ = ["register"]
 
 register("shitenno", "sengoku.games.shitenno:Shitenno")
+register("rising_sun", "sengoku.games.rising_sun:RisingSun")
 register("shogun", "sengoku.games.shogun:Shogun")

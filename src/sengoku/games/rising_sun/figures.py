@@ -1,0 +1,280 @@
+"""Figures and Strongholds on the board: where they are, their Force, killing and moving them.
+
+Every figure has 1 Force unless a card says otherwise (rules §1, H); a Turtle Stronghold counts
+1 Force in its province (§2.3); Ronin count only through Hire Ronin (§8.2). Oni of Skulls and
+Oni of Blood have their higher Force where their owner has the lowest Honor among the clans
+present, in a Battle among its participants (§16.3.4; option ``lowest_honor_alone``).
+"""
+
+from __future__ import annotations
+
+from sengoku.core import public
+
+from . import cards, honor
+from .actions import PROVINCE_NAMES, what_name
+from .cards import CARDS
+from .engine import Log
+from .honor import name
+from .state import (
+    BUSHI,
+    DAIMYO,
+    MONSTER,
+    MONSTER_BASE,
+    RESERVE,
+    SHINTO,
+    SHRINE,
+    STRONGHOLD,
+    WAR,
+    State,
+)
+
+N_PROVINCES = 8
+
+
+def new_piece(s: State, owner: int, kind: int, card: int, loc: int) -> int:
+    """Add a piece row and return its index."""
+    s.owner.append(owner)
+    s.kind.append(kind)
+    s.card.append(card)
+    s.loc.append(loc)
+    s.moves.append(0)
+    return len(s.loc) - 1
+
+
+def what(s: State, f: int) -> int:
+    """A piece's type as actions name it: its kind, or MONSTER_BASE + card for a Monster."""
+    return MONSTER_BASE + s.card[f] if s.kind[f] == MONSTER else s.kind[f]
+
+
+def describe(s: State, f: int) -> str:
+    """'Turtle's Oni of Skulls'."""
+    return f"{name(s, s.owner[f])}'s {what_name(what(s, f))}"
+
+
+def find(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> int:
+    """The first piece of ``owner`` of type ``piece`` at ``loc`` (unmoved ones if asked)."""
+    kind = MONSTER if piece >= MONSTER_BASE else piece
+    card = piece - MONSTER_BASE if piece >= MONSTER_BASE else -1
+    for f in range(len(s.loc)):
+        if (
+            s.loc[f] == loc
+            and s.owner[f] == owner
+            and s.kind[f] == kind
+            and s.card[f] == card
+            and not (unmoved and s.moves[f])
+        ):
+            return f
+    raise LookupError(f"no {what_name(piece)} of seat {owner} at {loc}")
+
+
+def is_figure(s: State, f: int) -> bool:
+    """Figures are Daimyo, Shinto, Bushi and Monsters; Strongholds are not."""
+    return s.kind[f] != STRONGHOLD
+
+
+def shinto_like(s: State, f: int) -> bool:
+    """A Shinto, or a Komainu, which counts as a Shinto (§9.1, FAQ)."""
+    kind = s.kind[f]
+    return kind == SHINTO or (kind == MONSTER and CARDS[s.card[f]].counts_as_shinto)
+
+
+def daimyo_like(s: State, f: int) -> bool:
+    """A Daimyo, or a Yurei, which counts as a Daimyo for immunities (§9.1)."""
+    kind = s.kind[f]
+    return kind == DAIMYO or (kind == MONSTER and CARDS[s.card[f]].counts_as_daimyo)
+
+
+def is_oni(s: State, f: int) -> bool:
+    return s.kind[f] == MONSTER and CARDS[s.card[f]].oni
+
+
+def gives_force(s: State, f: int) -> bool:
+    """Whether a piece adds Force where it stands: any figure, and Turtle's Strongholds."""
+    return s.kind[f] != STRONGHOLD or honor.is_turtle(s, s.owner[f])
+
+
+def at(s: State, loc: int) -> list[int]:
+    """The pieces at ``loc``."""
+    return [f for f, where in enumerate(s.loc) if where == loc]
+
+
+def reserve_of(s: State, seat: int) -> list[int]:
+    """``seat``'s figures in its Reserve (Strongholds excluded)."""
+    return [
+        f
+        for f, where in enumerate(s.loc)
+        if where == RESERVE and s.owner[f] == seat and s.kind[f] != STRONGHOLD
+    ]
+
+
+def has_reserve(s: State, seat: int, kind: int) -> bool:
+    return any(
+        s.loc[f] == RESERVE and s.owner[f] == seat and s.kind[f] == kind for f in range(len(s.loc))
+    )
+
+
+def strongholds_in_reserve(s: State, seat: int) -> int:
+    return sum(
+        1
+        for f in range(len(s.loc))
+        if s.loc[f] == RESERVE and s.owner[f] == seat and s.kind[f] == STRONGHOLD
+    )
+
+
+def stronghold_provinces(s: State, seat: int) -> list[int]:
+    """The provinces holding at least one of ``seat``'s Strongholds, sorted."""
+    return sorted(
+        {
+            s.loc[f]
+            for f in range(len(s.loc))
+            if s.owner[f] == seat and s.kind[f] == STRONGHOLD and 0 <= s.loc[f] < N_PROVINCES
+        }
+    )
+
+
+def present(s: State, p: int) -> list[int]:
+    """The seats with Force in province ``p`` (figures, or Turtle Strongholds), in seat order."""
+    seen = [False] * s.players
+    for f, where in enumerate(s.loc):
+        if where == p and gives_force(s, f):
+            seen[s.owner[f]] = True
+    return [q for q in range(s.players) if seen[q]]
+
+
+def figures_in(s: State, seat: int, p: int) -> list[int]:
+    """``seat``'s figures (not Strongholds) in province ``p``."""
+    return [
+        f
+        for f, where in enumerate(s.loc)
+        if where == p and s.owner[f] == seat and s.kind[f] != STRONGHOLD
+    ]
+
+
+def force_of(s: State, f: int, among: list[int], war: bool) -> int:
+    """The Force of piece ``f`` in its province; ``among`` are the clans there for "lowest
+    Honor" (all present clans, or a Battle's participants)."""
+    kind = s.kind[f]
+    owner = s.owner[f]
+    if kind == STRONGHOLD:
+        return 1 if honor.is_turtle(s, owner) else 0
+    if kind == SHINTO:
+        return 1
+    if kind == DAIMYO:
+        return 1 + cards.total(s, owner, "daimyo_force", "force")
+    if kind == BUSHI:
+        base = 1
+        if war and cards.copies(s, owner, "bushi_war_force"):
+            base = max(base, cards.total(s, owner, "bushi_war_force", "force"))
+        might = cards.total(s, owner, "bushi_oni_force", "force")
+        if might and any(is_oni(s, g) for g in at(s, s.loc[f])):
+            base += might
+        return base
+    card = CARDS[s.card[f]]
+    if card.effect == "lowest_honor_force" and _lowest(s, owner, among):
+        return card.params["force"]
+    return card.force
+
+
+def _lowest(s: State, owner: int, among: list[int]) -> bool:
+    others = [q for q in among if q != owner]
+    if not others:
+        return s.options.lowest_honor_alone
+    return all(honor.higher(s, q, owner) for q in others)
+
+
+def forces(s: State, p: int, war: bool, among: list[int] | None = None) -> list[int]:
+    """Each seat's Force in province ``p``."""
+    if among is None:
+        among = present(s, p)
+    out = [0] * s.players
+    for f, where in enumerate(s.loc):
+        if where == p:
+            out[s.owner[f]] += force_of(s, f, among, war)
+    return out
+
+
+def shrine_force(s: State, slot: int) -> list[int]:
+    """Each seat's Force on a shrine: 1 per Shinto (or Komainu) worshipping there (§6.3)."""
+    out = [0] * s.players
+    for f, where in enumerate(s.loc):
+        if where == SHRINE + slot:
+            out[s.owner[f]] += 1
+    return out
+
+
+def strongest(s: State, values: list[int], seats: list[int] | None = None) -> int:
+    """The seat with the most of ``values`` (a tie goes to Honor); -1 if nobody has any."""
+    pool = [q for q in (range(s.players) if seats is None else seats) if values[q] > 0]
+    if not pool:
+        return -1
+    top = max(values[q] for q in pool)
+    return honor.best(s, [q for q in pool if values[q] == top])
+
+
+# ---------------------------------------------------------------------- killing
+
+
+def kill(s: State, killer: int, victims: list[int], log: Log, why: str) -> int:
+    """Kill figures (to their owners' Reserves) and score what killing them gives: Righteousness
+    for the victims' owners (their own figures, Seppuku too), Justice for the killer per
+    lower-Honor clan it killed (§9). Return how many died."""
+    if not victims:
+        return 0
+    places = {s.loc[f] for f in victims}
+    spot = places.pop() if len(places) == 1 else -1
+    where = f" in {PROVINCE_NAMES[spot]}" if 0 <= spot < N_PROVINCES else ""
+    by_owner: dict[int, list[int]] = {}
+    for f in victims:
+        by_owner.setdefault(s.owner[f], []).append(f)
+    words = "; ".join(", ".join(describe(s, f) for f in pieces) for pieces in by_owner.values())
+    for f in victims:
+        s.loc[f] = RESERVE
+        s.moves[f] = 0
+    log.append(public(f"{why}: {words} killed{where}"))
+    for owner, pieces in by_owner.items():
+        vp = cards.total(s, owner, "own_killed_vp", "vp") * len(pieces)
+        honor.gain_vp(s, owner, vp, log, "for Righteousness")
+        if killer >= 0 and owner != killer and honor.higher(s, killer, owner):
+            honor.gain_vp(
+                s, killer, cards.total(s, killer, "kill_lower_honor_vp", "vp"), log, "for Justice"
+            )
+    return len(victims)
+
+
+# ---------------------------------------------------------------------- moving
+
+
+def destinations(s: State, seat: int, src: int) -> tuple[int, ...]:
+    """Where a figure of ``seat`` may Move from ``src``: across a border or a Shipping Route,
+    or anywhere for Dragonfly (Gossamer Wings, §2.3)."""
+    if honor.is_dragonfly(s, seat):
+        return tuple(q for q in range(N_PROVINCES) if q != src)
+    return s.board.neighbours[src]
+
+
+def toll(s: State, seat: int, src: int, dst: int) -> list[tuple[int, int]]:
+    """Path of the Serpent: (owner, coins) each other owner charges for this Move, if it uses
+    a Shipping Route (once per route use, FAQ §12). Dragonfly's flight uses no route."""
+    if honor.is_dragonfly(s, seat) or not s.board.is_route(src, dst):
+        return []
+    return [
+        (o, cards.total(s, o, "route_toll", "coins"))
+        for o in cards.owners(s, "route_toll")
+        if o != seat
+    ]
+
+
+def can_pay_toll(s: State, seat: int, src: int, dst: int) -> bool:
+    return sum(c for _, c in toll(s, seat, src, dst)) <= s.coins[seat]
+
+
+def movable(s: State, seat: int, f: int) -> bool:
+    """Figures on the Map move; a Turtle Stronghold moves like a figure (§2.3); Shinto on
+    shrines never move."""
+    if not 0 <= s.loc[f] < N_PROVINCES or s.owner[f] != seat:
+        return False
+    return s.kind[f] != STRONGHOLD or honor.is_turtle(s, seat)
+
+
+def in_war(s: State) -> bool:
+    return s.phase == WAR

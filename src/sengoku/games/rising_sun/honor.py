@@ -1,0 +1,243 @@
+"""Clans at the table: names, seating, the Honor track, and gains of VP, Coins and Ronin.
+
+Honor is a strict order (rules §3, §16.5, H): ``state.honor`` lists the seats from the top.
+Any tie is won by the tied clan with the highest Honor.
+
+Gains happen inside *events* (rules §12, §15.5, FAQ, H): all that one Mandate, one Kami's
+ability, one War Advantage or the start of War gives is one event, so Loyalty (+1 VP for an
+allied owner who gained VP) and Way of the Merchant (+1 Coin when a richer clan took Coins from
+the pile) fire once per event. "Richer" compares the Coins held when the event began (our
+reading, documented in ``docs/rising_sun.md``); the Merchant's own Coin starts no new event.
+"""
+
+from __future__ import annotations
+
+from sengoku.core import LogEntry, public
+
+from . import cards
+from .data import load_data
+from .engine import Log, task
+from .state import State
+
+D = load_data()
+CLAN_NAMES = tuple(c.name for c in D.clans)
+
+T_EVENT_OPEN = 100
+T_EVENT_CLOSE = 101
+
+
+def name(s: State, seat: int) -> str:
+    """The clan name of ``seat`` (its seat number before clans are given)."""
+    clan = s.clan[seat]
+    return CLAN_NAMES[clan] if clan >= 0 else f"seat {seat}"
+
+
+def ability(s: State, seat: int) -> str:
+    """The key of ``seat``'s clan ability (``"eddies_in_the_stream"`` for Koi, ...)."""
+    return D.clans[s.clan[seat]].ability
+
+
+def is_koi(s: State, seat: int) -> bool:
+    return ability(s, seat) == "eddies_in_the_stream"
+
+
+def is_lotus(s: State, seat: int) -> bool:
+    return ability(s, seat) == "dictate_the_flow"
+
+
+def is_turtle(s: State, seat: int) -> bool:
+    return ability(s, seat) == "shell_of_the_eternal"
+
+
+def is_dragonfly(s: State, seat: int) -> bool:
+    return ability(s, seat) == "gossamer_wings"
+
+
+def is_bonsai(s: State, seat: int) -> bool:
+    return ability(s, seat) == "sacred_bounty"
+
+
+def left(s: State, seat: int) -> int:
+    """The seat to the left of ``seat``: the next clan clockwise (rules §2.1, §6.1)."""
+    order = s.order
+    return order[(order.index(seat) + 1) % len(order)]
+
+
+def clockwise_from(s: State, seat: int) -> list[int]:
+    """All seats clockwise, starting with ``seat``."""
+    order = s.order
+    i = order.index(seat)
+    return order[i:] + order[:i]
+
+
+def allied(s: State, a: int, b: int) -> bool:
+    return a != b and s.ally[a] == b
+
+
+# ---------------------------------------------------------------------- Honor (§3)
+
+
+def rank(s: State, seat: int) -> int:
+    """0 for the top of the Honor track."""
+    return s.honor.index(seat)
+
+
+def higher(s: State, a: int, b: int) -> bool:
+    """Whether ``a`` has more Honor than ``b``."""
+    return s.honor.index(a) < s.honor.index(b)
+
+
+def best(s: State, seats: list[int]) -> int:
+    """The seat of ``seats`` with the highest Honor."""
+    return min(seats, key=s.honor.index)
+
+
+def gain_honor(s: State, seat: int, steps: int, log: Log) -> None:
+    """Move up ``steps`` slots, one swap with the clan above at a time (§3)."""
+    moved = 0
+    for _ in range(steps):
+        i = s.honor.index(seat)
+        if i == 0:
+            break
+        s.honor[i - 1], s.honor[i] = s.honor[i], s.honor[i - 1]
+        moved += 1
+    if moved:
+        log.append(public(f"{name(s, seat)} gains {_steps(moved)} of Honor ({_track(s)})"))
+
+
+def lose_honor(s: State, seat: int, steps: int, log: Log) -> None:
+    """Move down ``steps`` slots, one swap with the clan below at a time (§3)."""
+    moved = 0
+    for _ in range(steps):
+        i = s.honor.index(seat)
+        if i == len(s.honor) - 1:
+            break
+        s.honor[i + 1], s.honor[i] = s.honor[i], s.honor[i + 1]
+        moved += 1
+    if moved:
+        log.append(public(f"{name(s, seat)} loses {_steps(moved)} of Honor ({_track(s)})"))
+
+
+def honor_to_top(s: State, seat: int, log: Log) -> None:
+    """Amaterasu: straight to the top; every clan that was above drops one slot (§6.4)."""
+    if s.honor[0] == seat:
+        log.append(public(f"{name(s, seat)} already has the highest Honor"))
+        return
+    s.honor.remove(seat)
+    s.honor.insert(0, seat)
+    log.append(public(f"{name(s, seat)} rises to the top of the Honor track ({_track(s)})"))
+
+
+def _steps(n: int) -> str:
+    return "1 step" if n == 1 else f"{n} steps"
+
+
+def _track(s: State) -> str:
+    return " > ".join(name(s, p) for p in s.honor)
+
+
+def track_text(s: State) -> str:
+    """The Honor track from the top, as text."""
+    return _track(s)
+
+
+# ---------------------------------------------------------------------- gains and events
+
+
+def open_event(s: State) -> None:
+    """Begin an event: remember the Coins everyone holds for Way of the Merchant."""
+    s.ev_open = True
+    s.ev_before = s.coins.copy()
+    s.ev_vp = [False] * s.players
+    s.ev_coin = [False] * s.players
+
+
+def close_event(s: State, log: Log) -> None:
+    """End an event: Loyalty and Way of the Merchant fire once for it (rules §12)."""
+    s.ev_open = False
+    for p in range(s.players):
+        if s.ev_vp[p] and allied_now(s, p):
+            extra = cards.total(s, p, "allied_vp_bonus", "vp")
+            if extra:
+                s.vp[p] += extra
+                log.append(public(f"{name(s, p)} gains {extra} VP for Loyalty"))
+    before = s.ev_before
+    for m in cards.owners(s, "merchant"):
+        if any(s.ev_coin[g] and before[g] > before[m] for g in range(s.players) if g != m):
+            extra = cards.total(s, m, "merchant", "coins")
+            s.coins[m] += extra
+            log.append(public(f"{name(s, m)} takes {coins_text(extra)} as a Merchant"))
+
+
+def allied_now(s: State, seat: int) -> bool:
+    """Whether ``seat`` has an ally now (the Autumn alliance lasts into Winter unless the
+    option ``alliance_into_winter`` is off, §16.5; then the Autumn Cleanup ends it)."""
+    return s.ally[seat] >= 0
+
+
+@task(T_EVENT_OPEN, "event_open")
+def _event_open(s: State, rng: object, log: Log) -> None:
+    open_event(s)
+
+
+@task(T_EVENT_CLOSE, "event_close")
+def _event_close(s: State, rng: object, log: Log) -> None:
+    close_event(s, log)
+
+
+def gain_vp(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
+    """``seat`` gains ``n`` VP (one VP gain of the current event, or an event of its own)."""
+    if n <= 0:
+        return
+    alone = not s.ev_open
+    if alone:
+        open_event(s)
+    s.vp[seat] += n
+    s.ev_vp[seat] = True
+    if why:
+        log.append(public(f"{name(s, seat)} gains {n} VP {why}"))
+    if alone:
+        close_event(s, log)
+
+
+def gain_coins(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
+    """``seat`` takes ``n`` Coins from the common pile."""
+    if n <= 0:
+        return
+    alone = not s.ev_open
+    if alone:
+        open_event(s)
+    s.coins[seat] += n
+    s.ev_coin[seat] = True
+    if why:
+        log.append(public(f"{name(s, seat)} takes {coins_text(n)} {why}"))
+    if alone:
+        close_event(s, log)
+
+
+def gain_ronin(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
+    """``seat`` takes ``n`` Ronin tokens from the common pile."""
+    if n <= 0:
+        return
+    s.ronin[seat] += n
+    if why:
+        log.append(public(f"{name(s, seat)} takes {n} Ronin {why}"))
+
+
+def steal_vp(s: State, thief: int, victim: int, n: int, log: Log, why: str) -> int:
+    """Move up to ``n`` VP from ``victim`` to ``thief`` (none below 0); return how many."""
+    got = min(n, s.vp[victim])
+    if got:
+        s.vp[victim] -= got
+        gain_vp(s, thief, got, log)
+        log.append(public(f"{name(s, thief)} steals {got} VP from {name(s, victim)} {why}"))
+    return got
+
+
+def coins_text(n: int) -> str:
+    return "1 Coin" if n == 1 else f"{n} Coins"
+
+
+def line(text: str) -> LogEntry:
+    """A public log line."""
+    return public(text)

@@ -1,0 +1,107 @@
+"""Kami Turns (rules §6.3, §6.4, §16.3.1; H): after the 3rd, 5th and 7th Mandate Turns the
+four shrines are resolved left to right. On each, the clan with the most Force (1 per Shinto or
+Komainu worshipping there; a tie goes to Honor) gets that Kami's ability at once, before the
+next shrine, so an Amaterasu resolved earlier can decide a later tie. An empty shrine is
+skipped. Each shrine's ability is one event (§12).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sengoku.core import Rng, public
+
+from . import cards, figures, honor
+from .actions import KAMI_NAMES, Choice
+from .cards import CARDS
+from .data import load_data
+from .engine import Log, applies, ask, decision, push, task
+from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, coins_text, name
+from .mandates import T_MOVE_ASK, T_TRAIN_ASK
+from .state import BUSHI, D_VASSAL, M_FUJIN, W_ANY, State
+from .summons import T_PLACE_ASK
+
+D = load_data()
+
+T_KAMI = 60
+T_KAMI_ABILITY = 61
+T_VASSAL_ASK = 62
+
+DO_NOT_PAY = Choice("do not pay")
+
+
+@task(T_KAMI, "kami")
+def _kami(s: State, rng: Rng, log: Log, slot: int) -> None:
+    if slot == 0:
+        log.append(public(f"Kami Turn {s.turn // 3}"))
+    if slot >= len(s.shrines):
+        return
+    winner = figures.strongest(s, figures.shrine_force(s, slot))
+    tasks: list[tuple[int, ...]] = []
+    if winner >= 0:
+        tasks = [(T_EVENT_OPEN,), (T_KAMI_ABILITY, slot, winner), (T_EVENT_CLOSE,)]
+        tasks += [
+            (T_VASSAL_ASK, winner, c) for c in s.owned[winner] if CARDS[c].effect == "shrine_buy_vp"
+        ]
+    push(s, *tasks, (T_KAMI, slot + 1))
+
+
+@task(T_KAMI_ABILITY, "kami_ability")
+def _ability(s: State, rng: Rng, log: Log, slot: int, seat: int) -> None:
+    kami = D.kami[s.shrines[slot]]
+    params = kami.params
+    log.append(public(f"{name(s, seat)} wins {kami.name}'s shrine"))
+    key = kami.ability
+    if key == "honor_to_top":
+        honor.honor_to_top(s, seat, log)
+    elif key == "moves":
+        for f in range(len(s.moves)):
+            s.moves[f] = 0
+        push(s, (T_MOVE_ASK, seat, M_FUJIN, params["moves"]))
+    elif key == "ronin":
+        honor.gain_ronin(s, seat, params["ronin"], log, f"from {kami.name}")
+    elif key == "summon_bushi_anywhere":
+        push(s, (T_PLACE_ASK, seat, BUSHI, W_ANY, 1, 1))
+    elif key == "buy_full_cost":
+        push(s, (T_TRAIN_ASK, seat, 0))
+    elif key == "vp_per_stronghold":
+        vp = params["vp"] * cards.strongholds_on_map(s, seat)
+        honor.gain_vp(s, seat, vp, log, f"from {kami.name}")
+    elif key == "coins":
+        honor.gain_coins(s, seat, params["coins"], log, f"from {kami.name}")
+    else:  # pragma: no cover - the data names only these abilities (checked in tests)
+        raise ValueError(f"unknown Kami ability {key!r}")
+
+
+@task(T_VASSAL_ASK, "vassal_ask")
+def _vassal_ask(s: State, rng: Rng, log: Log, seat: int, card: int) -> None:
+    if s.coins[seat] >= CARDS[card].params["coins"]:
+        ask(s, D_VASSAL, seat, card)
+
+
+def _pay(card: int) -> Choice:
+    p = CARDS[card].params
+    return Choice(f"pay {coins_text(p['coins']).lower()} for {p['vp']} VP")
+
+
+@decision(D_VASSAL)
+def _vassal_legal(s: State, seat: int) -> list[Any]:
+    _, _, card = s.pending or ()
+    if s.coins[seat] < CARDS[card].params["coins"]:  # gifts may have spent the Coins
+        return [DO_NOT_PAY]
+    return [_pay(card), DO_NOT_PAY]
+
+
+@applies(D_VASSAL)
+def _vassal_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    """Path of the Vassal: after winning a shrine, Coins for VP."""
+    _, _, card = s.pending or ()
+    s.pending = None
+    if action == DO_NOT_PAY:
+        return
+    params = CARDS[card].params
+    s.coins[seat] -= params["coins"]
+    honor.gain_vp(s, seat, params["vp"], log, "as a Vassal")
+
+
+__all__ = ["KAMI_NAMES", "T_KAMI"]

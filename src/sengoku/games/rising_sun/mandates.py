@@ -1,0 +1,632 @@
+"""The Mandate Turns of the Political Phase (rules §6.1, §6.2 and the seed's Political Mandates
+chapter, H).
+
+The deck holder draws the top 4 tiles, keeps 1 and puts the other 3 back on top face down;
+Lotus keeps its tile face down and announces any Mandate (Dictate the Flow). Every clan then
+carries the Mandate out, clockwise from the selector's left with the selector last, except
+Train, where the selector goes first. The selector and its ally also get the Bonus. The whole
+Mandate is one event (§12). Afterwards the deck passes to the left.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sengoku.core import Rng, private, public
+
+from . import cards, figures, honor
+from .actions import (
+    AT_KAMI,
+    BENEVOLENCE,
+    GENEROSITY,
+    MANDATE_NAMES,
+    PROVINCE_NAMES,
+    Announce,
+    Build,
+    Buy,
+    Choice,
+    Give,
+    Keep,
+    Move,
+    Replace,
+    what_name,
+)
+from .cards import CARDS
+from .data import load_data
+from .engine import Log, applies, ask, decision, push, task
+from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, coins_text, name
+from .state import (
+    BETRAY,
+    BUSHI,
+    D_ANNOUNCE,
+    D_BENEVOLENCE,
+    D_BETRAY,
+    D_BUILD,
+    D_BUY,
+    D_GEN_ANSWER,
+    D_GENEROSITY,
+    D_KEEP,
+    D_MOVE,
+    D_RECRUIT,
+    HARVEST,
+    M_MARSHAL,
+    M_NAGINATA,
+    MARSHAL,
+    MONSTER,
+    MONSTER_BASE,
+    RECRUIT,
+    RESERVE,
+    SHINTO,
+    SHRINE,
+    STRONGHOLD,
+    TRAIN,
+    W_ANY,
+    W_SHRINE,
+    W_STRONGHOLD,
+    State,
+)
+from .summons import (
+    T_AFTER_SUMMON,
+    T_ENTER,
+    T_PLACE_ASK,
+    reserve_piece,
+    summon_options,
+    summon_text,
+)
+
+D = load_data()
+STRONGHOLD_COST = D.game.stronghold_cost.coins
+
+T_MANDATE_TURN = 40
+T_SELECTED = 41
+T_EXEC = 42
+T_RECRUIT_ASK = 43
+T_MOVE_ASK = 44
+T_BUILD_ASK = 45
+T_TRAIN_ASK = 46
+T_BENEVOLENCE_ASK = 47
+T_BETRAY_ASK = 48
+T_RECRUIT_END = 49
+T_GENEROSITY_ASK = 50
+T_PASS_DECK = 51
+
+END_RECRUIT = Choice("end recruit")
+END_MOVES = Choice("end moves")
+BUILD_NOTHING = Choice("build nothing")
+BUY_NOTHING = Choice("buy nothing")
+GIVE_NO_COIN = Choice("give no spent coin")
+END_BETRAYAL = Choice("end betrayal")
+OFFER_NO_COIN = Choice("offer no coin")
+ACCEPT_COIN = Choice("accept the coin")
+REFUSE_COIN = Choice("refuse the coin")
+
+
+def bonus_for(s: State, seat: int, selector: int) -> bool:
+    """The selector and its current ally get a Mandate's Bonus (§6.1)."""
+    return seat == selector or s.ally[selector] == seat
+
+
+def price(s: State, seat: int, cost: int, discount: int) -> int:
+    """What ``seat`` pays: Bonsai pays at most 1 (Sacred Bounty), then discounts (§2.3)."""
+    if honor.is_bonsai(s, seat):
+        cost = min(cost, 1)
+    return max(0, cost - discount)
+
+
+# ---------------------------------------------------------------------- the Mandate Turn
+
+
+@task(T_MANDATE_TURN, "mandate_turn")
+def _mandate_turn(s: State, rng: Rng, log: Log) -> None:
+    n = min(D.game.mandates.draw, len(s.deck))
+    s.drawn = s.deck[:n]
+    s.deck = s.deck[n:]
+    ask(s, D_KEEP, s.holder)
+
+
+@decision(D_KEEP)
+def _keep_legal(s: State, seat: int) -> list[Any]:
+    return [Keep(m) for m in sorted(set(s.drawn))]
+
+
+@applies(D_KEEP)
+def _keep_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    s.pending = None
+    pool = s.drawn
+    kept = pool.pop(pool.index(action.mandate))
+    s.mt_by.append(seat)
+    s.mt_pool.append(sorted([kept, *pool]))
+    s.mt_kept.append(kept)
+    s.deck = pool + s.deck
+    s.drawn = []
+    back = ", ".join(MANDATE_NAMES[m] for m in pool) or "nothing"
+    log.append(private(f"{name(s, seat)} keeps {MANDATE_NAMES[kept]} and returns {back}", seat))
+    if honor.is_lotus(s, seat):
+        s.mt_announced.append(-1)
+        log.append(public(f"{name(s, seat)} places a Mandate face down (Dictate the Flow)"))
+        ask(s, D_ANNOUNCE, seat)
+        return
+    s.mt_announced.append(kept)
+    select(s, seat, kept, log)
+
+
+@decision(D_ANNOUNCE)
+def _announce_legal(s: State, seat: int) -> list[Any]:
+    return [Announce(m) for m in range(len(MANDATE_NAMES))]
+
+
+@applies(D_ANNOUNCE)
+def _announce_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    s.pending = None
+    s.mt_announced[-1] = action.mandate
+    select(s, seat, action.mandate, log)
+
+
+def select(s: State, selector: int, mandate: int, log: Log) -> None:
+    """The Mandate is on the track: everything it does, as tasks (§6.1)."""
+    verb = "announces" if honor.is_lotus(s, selector) else "selects"
+    log.append(public(f"{name(s, selector)} {verb} {MANDATE_NAMES[mandate]}"))
+    if mandate == TRAIN:
+        order = honor.clockwise_from(s, selector)
+    else:
+        order = honor.clockwise_from(s, honor.left(s, selector))
+    tasks: list[tuple[int, ...]] = [(T_EVENT_OPEN,), (T_SELECTED, mandate, selector)]
+    if mandate != BETRAY:
+        tasks += [(T_EXEC, mandate, seat, selector) for seat in order]
+    if mandate == RECRUIT:
+        tasks.append((T_RECRUIT_END, selector))
+    tasks.append((T_EVENT_CLOSE,))
+    tasks += [
+        (T_GENEROSITY_ASK, selector, c)
+        for c in s.owned[selector]
+        if CARDS[c].effect == "mandate_offer_coin"
+    ]
+    tasks.append((T_PASS_DECK,))
+    push(s, *tasks)
+
+
+@task(T_SELECTED, "selected")
+def _selected(s: State, rng: Rng, log: Log, mandate: int, selector: int) -> None:
+    """What selecting does by itself: Honesty; Betray's broken alliance and Honor (§6.2)."""
+    if mandate != BETRAY:
+        if s.ally[selector] >= 0:
+            vp = cards.total(s, selector, "allied_select_vp", "vp")
+            honor.gain_vp(s, selector, vp, log, "for Honesty")
+        return
+    ally = s.ally[selector]
+    if ally >= 0:
+        s.ally[selector] = s.ally[ally] = -1
+        log.append(public(f"{name(s, selector)} breaks the alliance with {name(s, ally)}"))
+        honor.lose_honor(s, selector, 1, log)
+    honor.gain_coins(
+        s, selector, cards.total(s, selector, "betray_coins", "coins"), log, "(Shadow)"
+    )
+    s.picked = []
+    s.extra_used = 0
+    push(s, (T_BETRAY_ASK, selector))
+
+
+@task(T_EXEC, "execute")
+def _execute(s: State, rng: Rng, log: Log, mandate: int, seat: int, selector: int) -> None:
+    bonus = bonus_for(s, seat, selector)
+    if mandate == RECRUIT:
+        provinces = figures.stronghold_provinces(s, seat)
+        s.slots = [0] * 8
+        s.summoned = 0
+        if honor.is_dragonfly(s, seat):
+            count = cards.strongholds_on_map(s, seat)
+            s.slot_any = count + (1 if bonus and count else 0)
+        else:
+            for f in range(len(s.loc)):
+                if s.owner[f] == seat and s.kind[f] == STRONGHOLD and 0 <= s.loc[f] < 8:
+                    s.slots[s.loc[f]] += 1
+            s.slot_any = 1 if bonus and provinces else 0
+        push(s, (T_RECRUIT_ASK, seat))
+    elif mandate == MARSHAL:
+        for f in range(len(s.moves)):
+            s.moves[f] = 0
+        tasks: list[tuple[int, ...]] = [(T_MOVE_ASK, seat, M_MARSHAL, -1)]
+        if bonus:
+            tasks.append((T_BUILD_ASK, seat))
+        push(s, *tasks)
+    elif mandate == TRAIN:
+        push(s, (T_TRAIN_ASK, seat, 1 if bonus else 0))
+    elif mandate == HARVEST:
+        honor.gain_coins(s, seat, 1, log, "(Harvest)")
+        if bonus:
+            harvest(s, seat, log)
+
+
+def harvest(s: State, seat: int, log: Log) -> None:
+    """Harvest Bonus: the reward of every province where ``seat`` has the most Force (a tie
+    goes to Honor), all in one gain (§6.2, seed Harvest example)."""
+    won = [p for p in range(8) if figures.strongest(s, figures.forces(s, p, False)) == seat]
+    vp = sum(D.provinces[p].reward.vp for p in won)
+    coins = sum(D.provinces[p].reward.coins for p in won)
+    ronin = sum(D.provinces[p].reward.ronin for p in won)
+    if not won:
+        log.append(public(f"{name(s, seat)} has the most Force nowhere and harvests nothing"))
+        return
+    log.append(
+        public(
+            f"{name(s, seat)} harvests {', '.join(PROVINCE_NAMES[p] for p in won)}: "
+            f"{vp} VP, {coins_text(coins)}, {ronin} Ronin"
+        )
+    )
+    honor.gain_vp(s, seat, vp, log)
+    honor.gain_coins(s, seat, coins, log)
+    honor.gain_ronin(s, seat, ronin, log)
+
+
+# ---------------------------------------------------------------------- Recruit
+
+
+def _recruit_provinces(s: State, seat: int) -> list[int]:
+    if honor.is_dragonfly(s, seat):
+        return list(range(8)) if s.slot_any > 0 else []
+    strongholds = figures.stronghold_provinces(s, seat)
+    return [p for p in strongholds if s.slots[p] > 0 or s.slot_any > 0]
+
+
+def _reserve_types(s: State, seat: int) -> list[int]:
+    return sorted({figures.what(s, f) for f in figures.reserve_of(s, seat)})
+
+
+@task(T_RECRUIT_ASK, "recruit_ask")
+def _recruit_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
+    if _recruit_provinces(s, seat) and _reserve_types(s, seat):
+        ask(s, D_RECRUIT, seat)
+    elif s.summoned:
+        push(s, (T_AFTER_SUMMON, seat))
+
+
+@decision(D_RECRUIT)
+def _recruit_legal(s: State, seat: int) -> list[Any]:
+    provinces = _recruit_provinces(s, seat)
+    out: list[Any] = []
+    for what in _reserve_types(s, seat):
+        out += summon_options(s, seat, what, provinces)
+    out.append(END_RECRUIT)
+    return out
+
+
+@applies(D_RECRUIT)
+def _recruit_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    s.pending = None
+    if isinstance(action, Choice):
+        if s.summoned:
+            push(s, (T_AFTER_SUMMON, seat))
+        return
+    p = action.province
+    if s.slots[p] > 0:
+        s.slots[p] -= 1
+    else:
+        s.slot_any -= 1
+    f = reserve_piece(s, seat, action.what)
+    s.loc[f] = SHRINE + s.shrines.index(action.kami) if action.kami >= 0 else p
+    s.summoned += 1
+    log.append(public(summon_text(s, seat, action)))
+    push(s, (T_ENTER, f), (T_RECRUIT_ASK, seat))
+
+
+@task(T_RECRUIT_END, "recruit_end")
+def _recruit_end(s: State, rng: Rng, log: Log, selector: int) -> None:
+    """'At the end of Recruit' cards, once every clan has recruited (§6.1 FAQ: end-of-Mandate
+    effects come after every player): Path of the Light, Path of the Samurai."""
+    tasks: list[tuple[int, ...]] = []
+    for seat in honor.clockwise_from(s, honor.left(s, selector)):
+        for c in s.owned[seat]:
+            if CARDS[c].effect == "recruit_end_shinto":
+                tasks.append((T_PLACE_ASK, seat, SHINTO, W_SHRINE, 0, 1))
+            elif CARDS[c].effect == "recruit_end_bushi":
+                tasks.append((T_PLACE_ASK, seat, BUSHI, W_ANY, 0, 1))
+    push(s, *tasks)
+
+
+# ---------------------------------------------------------------------- Marshal, Fujin, Naginata
+
+
+def _moves(s: State, seat: int, context: int) -> list[Move]:
+    seen: set[tuple[int, int]] = set()
+    out: list[Move] = []
+    for f in range(len(s.loc)):
+        if not figures.movable(s, seat, f):
+            continue
+        if context == M_MARSHAL and s.moves[f]:
+            continue
+        if context == M_NAGINATA and s.kind[f] != BUSHI:
+            continue
+        key = (figures.what(s, f), s.loc[f])
+        if key in seen:
+            continue
+        seen.add(key)
+        src = key[1]
+        if context == M_NAGINATA:
+            targets: tuple[int, ...] = tuple(q for q in range(8) if q != src)
+        else:
+            targets = figures.destinations(s, seat, src)
+        for dst in targets:
+            if figures.can_pay_toll(s, seat, src, dst):
+                out.append(Move(key[0], src, dst))
+    out.sort()
+    return out
+
+
+@task(T_MOVE_ASK, "move_ask")
+def _move_ask(s: State, rng: Rng, log: Log, seat: int, context: int, left: int) -> None:
+    if left != 0 and _moves(s, seat, context):
+        ask(s, D_MOVE, seat, context, left)
+
+
+@decision(D_MOVE)
+def _move_legal(s: State, seat: int) -> list[Any]:
+    _, _, context, _ = s.pending or ()
+    return [*_moves(s, seat, context), END_MOVES]
+
+
+@applies(D_MOVE)
+def _move_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    _, _, context, left = s.pending or ()
+    s.pending = None
+    if isinstance(action, Choice):
+        return
+    f = figures.find(s, seat, action.what, action.src, unmoved=context == M_MARSHAL)
+    text = f"{name(s, seat)} moves {what_name(action.what)} from {PROVINCE_NAMES[action.src]} to "
+    text += PROVINCE_NAMES[action.dst]
+    for owner, coins in figures.toll(s, seat, action.src, action.dst):
+        s.coins[seat] -= coins
+        s.coins[owner] += coins
+        text += f" (pays {name(s, owner)} {coins_text(coins)} for the Serpent's route)"
+    s.loc[f] = action.dst
+    s.moves[f] += 1
+    log.append(public(text))
+    push(s, (T_ENTER, f), (T_MOVE_ASK, seat, context, left - 1 if left > 0 else -1))
+
+
+@task(T_BUILD_ASK, "build_ask")
+def _build_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
+    if figures.strongholds_in_reserve(s, seat) and s.coins[seat] >= price(
+        s, seat, STRONGHOLD_COST, 0
+    ):
+        ask(s, D_BUILD, seat)
+
+
+@decision(D_BUILD)
+def _build_legal(s: State, seat: int) -> list[Any]:
+    if s.coins[seat] < price(s, seat, STRONGHOLD_COST, 0):  # gifts may have spent the Coins
+        return [BUILD_NOTHING]
+    return [*(Build(p) for p in range(8)), BUILD_NOTHING]
+
+
+@applies(D_BUILD)
+def _build_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    s.pending = None
+    if isinstance(action, Choice):
+        return
+    cost = price(s, seat, STRONGHOLD_COST, 0)
+    s.coins[seat] -= cost
+    f = figures.find(s, seat, STRONGHOLD, RESERVE)
+    s.loc[f] = action.province
+    log.append(
+        public(
+            f"{name(s, seat)} builds a Stronghold in {PROVINCE_NAMES[action.province]} "
+            f"for {coins_text(cost)}"
+        )
+    )
+    push(s, (T_BENEVOLENCE_ASK, seat, cost))
+
+
+# ---------------------------------------------------------------------- Train (and Ryujin)
+
+
+def _affordable(s: State, seat: int, discount: int) -> list[int]:
+    seen: set[str] = set()
+    out = []
+    for c in sorted(s.display):
+        card = CARDS[c]
+        if card.name in seen:
+            continue
+        seen.add(card.name)
+        if price(s, seat, card.cost, discount) <= s.coins[seat]:
+            out.append(c)
+    return out
+
+
+@task(T_TRAIN_ASK, "train_ask")
+def _train_ask(s: State, rng: Rng, log: Log, seat: int, discount: int) -> None:
+    if _affordable(s, seat, discount):
+        ask(s, D_BUY, seat, discount)
+
+
+@decision(D_BUY)
+def _buy_legal(s: State, seat: int) -> list[Any]:
+    _, _, discount = s.pending or ()
+    return [*(Buy(c) for c in _affordable(s, seat, discount)), BUY_NOTHING]
+
+
+@applies(D_BUY)
+def _buy_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    """The card is the clan's at once; a Monster arrives and is Summoned (§6.2)."""
+    _, _, discount = s.pending or ()
+    s.pending = None
+    if isinstance(action, Choice):
+        return
+    card = CARDS[action.card]
+    cost = price(s, seat, card.cost, discount)
+    s.coins[seat] -= cost
+    s.display.remove(action.card)
+    s.owned[seat].append(action.card)
+    log.append(public(f"{name(s, seat)} buys {card.name} for {coins_text(cost)}"))
+    tasks: list[tuple[int, ...]] = [(T_BENEVOLENCE_ASK, seat, cost)]
+    if card.type == "monster":
+        figures.new_piece(s, seat, MONSTER, action.card, RESERVE)
+        tasks.append((T_PLACE_ASK, seat, MONSTER_BASE + action.card, W_STRONGHOLD, 1, 0))
+    push(s, *tasks)
+
+
+@task(T_BENEVOLENCE_ASK, "benevolence_ask")
+def _benevolence_ask(s: State, rng: Rng, log: Log, seat: int, left: int) -> None:
+    """Benevolence: 1 of the Coins just spent may go to another clan instead of the pile,
+    once per copy and Coin (FAQ)."""
+    left = min(left, cards.copies(s, seat, "spend_gift"))
+    if left > 0:
+        ask(s, D_BENEVOLENCE, seat, left)
+
+
+@decision(D_BENEVOLENCE)
+def _benevolence_legal(s: State, seat: int) -> list[Any]:
+    others = [Give(BENEVOLENCE, s.clan[q]) for q in range(s.players) if q != seat]
+    return [*others, GIVE_NO_COIN]
+
+
+@applies(D_BENEVOLENCE)
+def _benevolence_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    _, _, left = s.pending or ()
+    s.pending = None
+    if isinstance(action, Choice):
+        return
+    target = s.clan.index(action.clan)
+    s.coins[target] += 1
+    card = next(CARDS[c] for c in s.owned[seat] if CARDS[c].effect == "spend_gift")
+    log.append(public(f"{name(s, seat)} gives 1 of the spent Coins to {name(s, target)}"))
+    honor.gain_honor(s, seat, card.params["honor"], log)
+    honor.gain_vp(s, seat, card.params["vp"], log, "for Benevolence")
+    push(s, (T_BENEVOLENCE_ASK, seat, left - 1))
+
+
+# ---------------------------------------------------------------------- Betray
+
+
+def _betray_targets(s: State, seat: int) -> list[Replace]:
+    """Up to 2 figures of 2 different opponents on the Map, each for a figure of the same type
+    from the betrayer's Reserve; Daimyo (and Yurei) and Shinto on shrines are immune; any
+    Monster replaces any Monster; Komainu counts as a Monster and a Shinto (§6.2, FAQ). Path
+    of the Unrighteous adds a figure per card, of any clan, even a Shinto on a shrine."""
+    extras = cards.total(s, seat, "betray_extra", "figures")
+    mine = _reserve_types(s, seat)
+    monsters = [w for w in mine if w >= MONSTER_BASE]
+    shintos = [w for w in mine if w == SHINTO or (w in monsters and _komainu(w))]
+    seen: set[tuple[int, int, int]] = set()
+    out: list[Replace] = []
+    for f in range(len(s.loc)):
+        owner, loc = s.owner[f], s.loc[f]
+        if owner == seat or s.kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
+            continue
+        on_map = 0 <= loc < 8
+        on_shrine = SHRINE <= loc < SHRINE + 4
+        standard = on_map and len(s.picked) < 2 and owner not in s.picked
+        extra = s.extra_used < extras and (on_map or on_shrine)
+        if not (standard or extra):
+            continue
+        target = figures.what(s, f)
+        key = (owner, target, loc)
+        if key in seen:
+            continue
+        seen.add(key)
+        if on_shrine:
+            options = shintos
+        elif target == BUSHI:
+            options = [w for w in mine if w == BUSHI]
+        elif target == SHINTO:
+            options = shintos
+        elif _komainu(target):
+            options = sorted({*shintos, *monsters})
+        else:
+            options = monsters
+        where = AT_KAMI + s.shrines[loc - SHRINE] if on_shrine else loc
+        out += [Replace(s.clan[owner], target, where, w) for w in options]
+    out.sort()
+    return out
+
+
+def _komainu(what: int) -> bool:
+    return what >= MONSTER_BASE and CARDS[what - MONSTER_BASE].counts_as_shinto
+
+
+@task(T_BETRAY_ASK, "betray_ask")
+def _betray_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
+    if _betray_targets(s, seat):
+        ask(s, D_BETRAY, seat)
+
+
+@decision(D_BETRAY)
+def _betray_legal(s: State, seat: int) -> list[Any]:
+    return [*_betray_targets(s, seat), END_BETRAYAL]
+
+
+@applies(D_BETRAY)
+def _betray_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    """Replacing is not killing (the figure goes back to its owner's Reserve) and not a
+    Summon (no Shinto climbs)."""
+    s.pending = None
+    if isinstance(action, Choice):
+        return
+    owner = s.clan.index(action.clan)
+    where = action.where
+    loc = SHRINE + s.shrines.index(where - AT_KAMI) if where >= AT_KAMI else where
+    f = figures.find(s, owner, action.what, loc)
+    g = reserve_piece(s, seat, action.with_what)
+    if 0 <= loc < 8 and len(s.picked) < 2 and owner not in s.picked:
+        s.picked.append(owner)
+    else:
+        s.extra_used += 1
+    s.loc[f] = RESERVE
+    s.moves[f] = 0
+    s.loc[g] = loc
+    log.append(public(f"{name(s, seat)} replaces {str(action).removeprefix('replace ')}"))
+    push(s, (T_ENTER, g), (T_BETRAY_ASK, seat))
+
+
+# ---------------------------------------------------------------------- Generosity, the deck
+
+
+@task(T_GENEROSITY_ASK, "generosity_ask")
+def _generosity_ask(s: State, rng: Rng, log: Log, seat: int, card: int) -> None:
+    if s.coins[seat] >= CARDS[card].params["coins"]:
+        ask(s, D_GENEROSITY, seat, card)
+
+
+@decision(D_GENEROSITY)
+def _generosity_legal(s: State, seat: int) -> list[Any]:
+    _, _, card = s.pending or ()
+    if s.coins[seat] < CARDS[card].params["coins"]:  # gifts may have spent the Coins
+        return [OFFER_NO_COIN]
+    return [*(Give(GENEROSITY, s.clan[q]) for q in range(s.players) if q != seat), OFFER_NO_COIN]
+
+
+@applies(D_GENEROSITY)
+def _generosity_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    _, _, card = s.pending or ()
+    s.pending = None
+    if isinstance(action, Choice):
+        return
+    target = s.clan.index(action.clan)
+    log.append(public(f"{name(s, seat)} offers {name(s, target)} a Coin (Generosity)"))
+    ask(s, D_GEN_ANSWER, target, seat, card)
+
+
+@decision(D_GEN_ANSWER)
+def _gen_answer_legal(s: State, seat: int) -> list[Any]:
+    return [ACCEPT_COIN, REFUSE_COIN]
+
+
+@applies(D_GEN_ANSWER)
+def _gen_answer_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
+    _, _, giver, card = s.pending or ()
+    s.pending = None
+    if action != ACCEPT_COIN:
+        log.append(public(f"{name(s, seat)} refuses the Coin"))
+        return
+    coins = CARDS[card].params["coins"]
+    s.coins[giver] -= coins
+    s.coins[seat] += coins
+    log.append(public(f"{name(s, seat)} accepts {coins_text(coins)} from {name(s, giver)}"))
+    honor.gain_honor(s, giver, CARDS[card].params["honor"], log)
+
+
+@task(T_PASS_DECK, "pass_deck")
+def _pass_deck(s: State, rng: Rng, log: Log) -> None:
+    s.holder = honor.left(s, s.holder)
+
+
+__all__ = ["T_MANDATE_TURN", "T_MOVE_ASK", "T_TRAIN_ASK", "harvest", "price"]

@@ -1,0 +1,214 @@
+"""Rising Sun on the core protocol (see ``docs/rising_sun.md``).
+
+The rules live one module per part of the game, as the rulebook orders them: :mod:`.season`
+(set-up, Seasonal Setup, the Political track, Cleanup), :mod:`.tea` (the Tea Ceremony),
+:mod:`.mandates` (Mandate Turns), :mod:`.summons` (Summoning and what follows it),
+:mod:`.kami` (Kami Turns), :mod:`.war` (the War Phase and Battles) and :mod:`.winter` (the final
+scoring). They register tasks and decisions with :mod:`.engine`; this class dispatches to them.
+
+>>> import sengoku
+>>> m = sengoku.new_match("rising_sun", 4, seed=3, options={"clans": "fixed"})
+>>> m.view(0)["clans"], m.view(0)["phase"], m.to_act()
+(['Koi', 'Lotus', 'Turtle', 'Dragonfly'], 'tea', [0])
+>>> [str(a) for a in m.legal_actions(0)][:2]
+['offer alliance to Lotus', 'offer alliance to Turtle']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from sengoku.core import Game, LogEntry, Outcome, Rng, public, without_sources
+
+from . import heuristic, honor, kami, mandates, season, summons, tea, views, war, winter
+from .actions import COIN, RONIN, Give, RisingSunAction
+from .data import describe_edges, load_data
+from .engine import DECISIONS, run
+from .options import RisingSunOptions
+from .state import D_BID, DECISION_NAMES, POLITICAL, TEA, State
+
+D = load_data()
+#: seats are people; each plays a clan, which the view names (``view["clans"]``)
+SEAT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
+_MODULES = (kami, mandates, season, summons, tea, war, winter)  # they register the rules
+
+
+class RisingSun(Game[State, RisingSunAction]):
+    """Rising Sun (Eric M. Lang, CMON 2018), base game, 3 to 5 players, any base Season set."""
+
+    name = "rising_sun"
+    title = "Rising Sun"
+    player_counts = (3, 4, 5)
+    options_type = RisingSunOptions
+    option_sets = (
+        {"season_set": "archway"},
+        {"season_set": "horseman", "clans": "chosen"},
+        {"season_set": "tower", "clans": "fixed"},
+        {
+            "zero_bid_wins": False,
+            "won_with_figure": "took_part",
+            "koi_reserve_coins": "all",
+            "lowest_honor_alone": True,
+            "extra_route_nagato_kyushu": True,
+            "carry_over_cards": False,
+            "allied_loser_reparations": False,
+            "alliance_into_winter": False,
+            "season_set": "random",
+        },
+        {"gifts": False, "clans": "fixed", "clan_list": "Bonsai, Dragonfly, Turtle, Lotus, Koi"},
+    )
+
+    def seat_name(self, seat: int) -> str:
+        return SEAT_NAMES[seat] if 0 <= seat < len(SEAT_NAMES) else f"seat {seat}"
+
+    def client_data(self) -> dict[str, Any]:
+        """The provinces with their rewards, the borders and routes (each with its certainty),
+        the clans, the Kami, every Season card and the fixed sequences, for drawing the game.
+
+        >>> data = RisingSun().client_data()
+        >>> data["provinces"][3]["name"], data["provinces"][3]["reward"]
+        ('Kyoto', {'vp': 4, 'coins': 0, 'ronin': 0})
+        >>> data["political_track"], data["cards"][1]["name"]
+        ('MMMKMMKMMK', 'Oni of Skulls')
+        """
+        data: dict[str, Any] = without_sources(
+            {
+                "provinces": msgspec.to_builtins(D.provinces),
+                "edges": describe_edges(D),
+                "clans": msgspec.to_builtins(D.clans),
+                "kami": msgspec.to_builtins(D.kami),
+                "cards": msgspec.to_builtins(D.cards),
+                "mandates": list(D.game.mandates.names),
+                "advantages": list(D.game.advantages.names),
+                "political_track": D.game.political_track.turns,
+                "decisions": list(DECISION_NAMES),
+            }
+        )
+        return data
+
+    # ------------------------------------------------------------------ set-up
+
+    def setup(self, players: int, options: RisingSunOptions, rng: Rng) -> State:
+        return season.setup(players, options, rng)
+
+    def initial_log(self, state: State) -> Sequence[LogEntry]:
+        return state.setup_log
+
+    def clone(self, state: State) -> State:
+        return state.clone()
+
+    # ------------------------------------------------------------------ playing
+
+    def to_act(self, state: State) -> list[int]:
+        pending = state.pending
+        if pending is None:
+            return []
+        if pending[0] == D_BID:
+            return war.bidders(state)
+        return [pending[1]]
+
+    def legal_actions(self, state: State, seat: int) -> list[RisingSunAction]:
+        if seat not in self.to_act(state):
+            return []
+        assert state.pending is not None
+        legal: list[Any] = DECISIONS[state.pending[0]].legal(state, seat)
+        return legal + _gifts(state, seat)
+
+    def apply(
+        self, state: State, seat: int, action: RisingSunAction, rng: Rng
+    ) -> Sequence[LogEntry]:
+        log: list[LogEntry] = []
+        if isinstance(action, Give) and action.purpose in (COIN, RONIN):
+            _give(state, seat, action, log)
+            return log
+        assert state.pending is not None
+        DECISIONS[state.pending[0]].apply(state, rng, log, seat, action)
+        run(state, rng, log)
+        return log
+
+    def outcome(self, state: State) -> Outcome | None:
+        return None if state.final is None else winter.outcome_of(state)
+
+    # ------------------------------------------------------------------ information
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def determinize(self, view: dict[str, Any], rng: Rng) -> State:
+        return views.determinize(view, rng)
+
+    def vary_secrets(self, state: State, seat: int, rng: Rng) -> State:
+        sample = views.view(state, seat)
+        sample.update(seat=seat, players=state.players, options=_options_json(state))
+        return views.determinize(sample, rng)
+
+    def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
+        if state.pending is None or seat not in self.to_act(state):
+            return None
+        kind = DECISION_NAMES[state.pending[0]]
+        if isinstance(action, Give) and action.purpose in (COIN, RONIN):
+            if not state.options.gifts:
+                return "gifts are off in this match (option gifts)"
+            if state.phase not in (TEA, POLITICAL):
+                return "Coins and Ronin may be given only in the Tea Ceremony and Political Phase"
+        return f"not a legal action now: {honor.name(state, seat)} is to decide ({kind})"
+
+    def render_text(self, view: dict[str, Any]) -> str | None:
+        from .text import render
+
+        return render(view)
+
+    # ------------------------------------------------------------------ hooks for agents
+
+    def policy(
+        self, state: State, seat: int, legal: Sequence[RisingSunAction], rng: Rng
+    ) -> RisingSunAction | None:
+        """The heuristic's choice (:mod:`~sengoku.games.rising_sun.heuristic`)."""
+        return heuristic.policy(state, seat, legal, rng)
+
+    def evaluate(self, state: State) -> Sequence[float] | None:
+        """Estimated win shares (:mod:`~sengoku.games.rising_sun.heuristic`)."""
+        return heuristic.evaluate(state)
+
+    def estimate(self, state: State) -> Sequence[float] | None:
+        """Estimated final scores (:mod:`~sengoku.games.rising_sun.heuristic`)."""
+        return heuristic.score_estimate(state)
+
+
+def _options_json(state: State) -> dict[str, Any]:
+    from sengoku.core import options_to_json
+
+    return options_to_json(state.options)
+
+
+def _gifts(s: State, seat: int) -> list[Any]:
+    """Coins and Ronin may be given during the Tea Ceremony and the Political Phase only
+    (rules §4.2, DZ negotiation and war-phase, H): offered at each of the giver's own
+    decisions there, and giving does not end the decision."""
+    if not s.options.gifts or s.phase not in (TEA, POLITICAL):
+        return []
+    out: list[Any] = []
+    for q in range(s.players):
+        if q == seat:
+            continue
+        if s.coins[seat]:
+            out.append(Give(COIN, s.clan[q]))
+        if s.ronin[seat]:
+            out.append(Give(RONIN, s.clan[q]))
+    return out
+
+
+def _give(s: State, seat: int, action: Give, log: list[LogEntry]) -> None:
+    target = s.clan.index(action.clan)
+    if action.purpose == COIN:
+        s.coins[seat] -= 1
+        s.coins[target] += 1
+        what = "1 Coin"
+    else:
+        s.ronin[seat] -= 1
+        s.ronin[target] += 1
+        what = "1 Ronin"
+    log.append(public(f"{honor.name(s, seat)} gives {what} to {honor.name(s, target)}"))

@@ -1,0 +1,117 @@
+"""Winter: the final scoring (rules §4.3, §16.6, DZ winter, H) and the winner.
+
+1. Hostages go home (their captors' Coin no longer matters).
+2. Winter Upgrade cards score, each card an event of its own (Loyalty counts them while the
+   Autumn alliance lasts, §16.5, option ``alliance_into_winter``).
+3. War Province tokens: 1 VP each from Spring, 2 from Summer, 3 from Autumn.
+4. The set bonus for different provinces among one's tokens: 3-4 give 10 VP, 5-6 20, 7-8 30.
+Most VP wins; a tie goes to the highest Honor; tied leaders who are allies share the win.
+"""
+
+from __future__ import annotations
+
+from sengoku.core import Outcome, Rng, public
+
+from . import cards, figures, honor
+from .cards import CARDS
+from .data import load_data
+from .engine import Log, task
+from .honor import name
+from .state import HOSTAGE, OVER, RESERVE, WINTER, State
+
+D = load_data()
+VP_BY_SEASON = tuple(D.game.war_tokens.vp_by_season)
+SET_BONUS = tuple(D.game.set_bonus.steps)
+
+T_WINTER = 90
+
+#: the parts of the final score, as view["breakdown"] lists them per seat
+BREAKDOWN = ("seasons", "upgrades", "tokens", "set_bonus", "loyalty")
+
+
+def return_hostages(s: State, log: Log) -> None:
+    """Every hostage goes back to its owner's Reserve; its captor takes 1 Coin (rules §16.5)."""
+    for f in range(len(s.loc)):
+        if s.loc[f] >= HOSTAGE:
+            captor = s.loc[f] - HOSTAGE
+            s.loc[f] = RESERVE
+            log.append(public(f"{figures.describe(s, f)} returns home from {name(s, captor)}"))
+            honor.gain_coins(s, captor, D.game.hostage_return.coins, log, "for the hostage")
+
+
+def upgrade_vp(s: State, seat: int, c: int) -> int:
+    """What Winter Upgrade card ``c`` gives ``seat`` (rules §9)."""
+    card = CARDS[c]
+    vp = card.params.get("vp", 0)
+    effect = card.effect
+    if effect == "winter_per_stronghold":
+        return vp * cards.strongholds_on_map(s, seat)
+    if effect == "winter_per_virtue":
+        return vp * cards.distinct_virtues(s, seat)
+    if effect == "winter_per_monster":
+        return vp * cards.monster_cards(s, seat)
+    if effect == "winter_per_oni":
+        return vp * cards.monster_cards(s, seat, oni_only=True)
+    if effect == "winter_per_alliance":
+        return vp * s.alliance_seasons[seat]
+    if effect == "winter_per_lone_figure":
+        return vp * sum(1 for p in range(8) if len(figures.figures_in(s, seat, p)) == 1)
+    raise ValueError(f"{card.name} is not a Winter Upgrade")
+
+
+def token_vp(s: State, seat: int) -> int:
+    return sum(VP_BY_SEASON[t // 8] for t in s.tokens[seat])
+
+
+def set_bonus(s: State, seat: int) -> int:
+    """VP for the number of different provinces among ``seat``'s tokens."""
+    distinct = len({t % 8 for t in s.tokens[seat]})
+    bonus = 0
+    for least, vp in SET_BONUS:
+        if distinct >= least:
+            bonus = vp
+    return bonus
+
+
+@task(T_WINTER, "winter")
+def _winter(s: State, rng: Rng, log: Log) -> None:
+    s.phase = WINTER
+    log.append(public("Winter: the final scoring"))
+    return_hostages(s, log)
+    before = s.vp.copy()
+    parts = [[before[p], 0, 0, 0, 0] for p in range(s.players)]
+    for seat in range(s.players):
+        for c in s.owned[seat]:
+            if CARDS[c].type == "winter":
+                vp = upgrade_vp(s, seat, c)
+                parts[seat][1] += vp
+                honor.gain_vp(s, seat, vp, log, f"for {CARDS[c].name}")
+        tokens = token_vp(s, seat)
+        parts[seat][2] = tokens
+        honor.gain_vp(s, seat, tokens, log, f"for {len(s.tokens[seat])} War Province tokens")
+        bonus = set_bonus(s, seat)
+        parts[seat][3] = bonus
+        distinct = len({t % 8 for t in s.tokens[seat]})
+        honor.gain_vp(s, seat, bonus, log, f"for tokens of {distinct} different provinces")
+        parts[seat][4] = s.vp[seat] - sum(parts[seat][:4])
+    s.breakdown = parts
+    s.final = s.vp.copy()
+    s.phase = OVER
+    ranking = sorted(range(s.players), key=lambda p: (-s.vp[p], s.honor.index(p)))
+    log.append(public("final score: " + ", ".join(f"{name(s, p)} {s.vp[p]}" for p in ranking)))
+    outcome = outcome_of(s)
+    log.append(public("the winner: " + " and ".join(name(s, p) for p in outcome.winners)))
+
+
+def outcome_of(s: State) -> Outcome:
+    """Most VP; Honor breaks ties; tied allied leaders share the win (§16.6)."""
+    assert s.final is not None
+    n = s.players
+    tiebreak = [[float(n - s.honor.index(p))] for p in range(n)]
+    top = max(s.final)
+    leaders = [p for p in range(n) if s.final[p] == top]
+    first = honor.best(s, leaders)
+    mate = s.ally[first]
+    if mate in leaders and honor.allied_now(s, first):
+        tiebreak[mate] = list(tiebreak[first])
+    return Outcome.from_scores(s.final, tiebreak)
