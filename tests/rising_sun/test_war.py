@@ -73,9 +73,9 @@ def test_the_official_battle_example_step_by_step() -> None:
     bid(m, "Turtle", 0, 1, 1, 0)
     bid(m, "Koi", 0, 0, 0, 3)
     out = bid(m, "Lotus", 1, 1, 2, 1)
-    assert (
-        out[0]
-        == "the bids are shown (Seppuku/Take Hostage/Hire Ronin/Imperial Poets): Koi 0/0/0/3, Lotus 1/1/2/1, Turtle 0/1/1/0"
+    assert out[0] == (
+        "the bids are shown (Seppuku/Take Hostage/Hire Ronin/Imperial Poets): "
+        "Koi 0/0/0/3, Lotus 1/1/2/1, Turtle 0/1/1/0"
     )
     assert to_act(m) == ["Lotus"] and legal(m, "Lotus") == ["commit seppuku", "decline seppuku"]
     out = act(m, "Lotus", "commit seppuku")
