@@ -210,3 +210,37 @@ def has(m: Match, clan: str) -> dict[str, int]:
     s: State = m.state
     q = seat(m, clan)
     return {"vp": s.vp[q], "coins": s.coins[q], "ronin": s.ronin[q]}
+
+
+def run_task(m: Match, *task: tuple[int, ...]) -> list[str]:
+    """Push these engine tasks and run until a decision; returns the public log lines."""
+    s = m.state
+    log: list[Any] = []
+    push(s, *task)
+    run(s, Rng(0), log)
+    m._log.extend(log)
+    refresh(m)
+    return [e.text for e in log if e.seats is None]
+
+
+def kami_turn(m: Match) -> list[str]:
+    """A Kami Turn now (the four shrines, left to right)."""
+    from sengoku.games.rising_sun.kami import T_KAMI
+
+    m.state.turn = 4
+    return run_task(m, (T_KAMI, 0))
+
+
+def start_war(m: Match) -> list[str]:
+    """The start of the War Phase, with no War Numbers to resolve."""
+    from sengoku.games.rising_sun.war import T_WAR_START
+
+    m.state.war = []
+    return run_task(m, (T_WAR_START,))
+
+
+def winter(m: Match) -> list[str]:
+    """The final scoring now."""
+    from sengoku.games.rising_sun.winter import T_WINTER
+
+    return run_task(m, (T_WINTER,))
