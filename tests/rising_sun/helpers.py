@@ -244,3 +244,43 @@ def winter(m: Match) -> list[str]:
     from sengoku.games.rising_sun.winter import T_WINTER
 
     return run_task(m, (T_WINTER,))
+
+
+def passive(m: Match, seat_: int) -> Any:
+    """A dull player: no alliance, the first Mandate, nothing summoned, moved or bought, no
+    Seppuku and no hostage, 0 on every Advantage."""
+    options = m.legal_actions(seat_)
+    for word in (
+        "no alliance",
+        "refuse alliance",
+        "end recruit",
+        "end moves",
+        "buy nothing",
+        "build nothing",
+        "end betrayal",
+        "place nothing",
+        "summon nothing",
+        "kill nothing",
+        "bid 0 on",
+        "decline seppuku",
+        "take no hostage",
+        "take no coin",
+        "offer no coin",
+        "do not pay",
+        "give no spent coin",
+        "kill the losers",
+    ):
+        for a in options:
+            if str(a).startswith(word):
+                return a
+    return options[0]
+
+
+def play_until(m: Match, done: Any, chooser: Any = passive, limit: int = 5000) -> None:
+    """Let ``chooser(match, seat)`` play every seat until ``done(match)`` holds."""
+    for _ in range(limit):
+        if done(m) or m.outcome() is not None:
+            return
+        q = m.to_act()[0]
+        m.act(q, chooser(m, q))
+    raise AssertionError("the condition never came")

@@ -92,7 +92,7 @@ def _clan_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
 
 @decision(D_CLAN)
 def _clan_legal(s: State, seat: int) -> list[Any]:
-    return [ChooseClan(c) for c in s.settings.clan_list if c not in s.clan]
+    return [ChooseClan(c) for c in sorted(s.settings.clan_list) if c not in s.clan]
 
 
 @applies(D_CLAN)
