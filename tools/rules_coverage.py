@@ -1,8 +1,9 @@
 """Which sections of the rules references the tests cite.
 
-A rules test names the rule it checks in its docstring as ``<game>.md §<section>``. This script
-lists, per game, the numbered sections of ``<rules-dir>/<game>.md`` and whether a test under
-``tests/`` cites them (a citation of §9.3 also counts for §9).
+A rules test names the rule it checks in its docstring as ``<game>.md §<section>``; every §
+in a docstring that names ``<game>.md`` counts (``shogun.md §9.3, §13`` cites both). This
+script lists, per game, the numbered sections of ``<rules-dir>/<game>.md`` and whether a test
+under ``tests/`` cites them (a citation of §9.3 also counts for §9).
 
     python tools/rules_coverage.py [--rules ../shared/rules] [--missing]
 """
@@ -10,11 +11,30 @@ lists, per game, the numbered sections of ``<rules-dir>/<game>.md`` and whether 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HEADING = re.compile(r"^#{2,4} (\d+(?:\.\d+)*)\.?\s")
+SECTION = re.compile(r"§(\d+(?:\.\d+)*)")
+
+
+def docstrings(path: Path) -> list[str]:
+    """The module, class and function docstrings of a Python file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = [tree, *ast.walk(tree)]
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    return [doc for n in nodes if isinstance(n, kinds) and (doc := ast.get_docstring(n))]
+
+
+def cited_sections(game: str, docs: list[str]) -> set[str]:
+    """Every § named in a docstring that cites ``<game>.md``.
+
+    >>> sorted(cited_sections("shogun", ["shogun.md §9.3, §13 (FAQ)", "shitenno.md §2"]))
+    ['13', '9.3']
+    """
+    return {m for doc in docs if f"{game}.md" in doc for m in SECTION.findall(doc)}
 
 
 def main() -> None:
@@ -22,7 +42,7 @@ def main() -> None:
     parser.add_argument("--rules", type=Path, default=ROOT.parent / "shared" / "rules")
     parser.add_argument("--missing", action="store_true", help="list the sections not cited")
     args = parser.parse_args()
-    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("*.py"))
+    docs = [doc for p in sorted((ROOT / "tests").rglob("*.py")) for doc in docstrings(p)]
     for path in sorted(args.rules.glob("*.md")):
         game = path.stem
         sections = [
@@ -30,7 +50,7 @@ def main() -> None:
             for line in path.read_text(encoding="utf-8").splitlines()
             if (m := HEADING.match(line))
         ]
-        cited = set(re.findall(rf"{re.escape(game)}\.md §(\d+(?:\.\d+)*)", tests))
+        cited = cited_sections(game, docs)
         covered = [s for s in sections if any(c == s or c.startswith(s + ".") for c in cited)]
         print(
             f"{game}: {len(covered)} of {len(sections)} sections cited by tests "

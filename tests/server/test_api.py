@@ -173,6 +173,43 @@ def test_a_seat_never_receives_another_seats_secret_plan(server: Server) -> None
     assert watch_a == watch_b
 
 
+def test_lotus_face_down_mandate_never_travels_to_the_others(server: Server) -> None:
+    """rising_sun.md §2.3, §12: Lotus keeps its Mandate face down. Two matches with the same
+    seed in which Lotus keeps different tiles (and announces the same Mandate) send Koi and a
+    spectator byte-for-byte the same messages, up to the next draw of a tile Lotus put back."""
+    runs = []
+    for variant in (0, -1):
+        made = server.create(
+            "rising_sun", 3, ["human"] * 3, seed=5, options={"clans": "fixed", "gifts": False}
+        )
+        clients = [server.client(made["id"], s["token"]) for s in made["seats"]]
+        watcher = server.client(made["id"])
+
+        def choose(seat: int, legal: list[dict[str, Any]], variant: int = variant) -> str:
+            notations = [str(a["notation"]) for a in legal]
+            if seat == 1 and notations[0].startswith("keep"):
+                return notations[variant]
+            if notations[0].startswith("announce"):
+                return "announce Harvest"
+            return (
+                notations[-1] if notations[-1] in ("no alliance", "end recruit") else notations[0]
+            )
+
+        def stop(seat: int, message: dict[str, Any]) -> bool:
+            return seat == 2 and str(message["legal"][0]["notation"]).startswith("keep")
+
+        number = drive(clients, choose, stop=stop)
+        watcher.until(lambda m, n=number: m.get("number") == n)
+        runs.append((_updates(clients[0]), _updates(clients[1]), _updates(watcher)))
+        for c in [*clients, watcher]:
+            c.close()
+    (koi_a, lotus_a, watch_a), (koi_b, lotus_b, watch_b) = runs
+    assert lotus_a != lotus_b  # Lotus kept different tiles, and sees which
+    assert "announces Harvest" in json.dumps(watch_a)
+    assert koi_a == koi_b
+    assert watch_a == watch_b
+
+
 def test_bad_input_gets_clear_errors_and_changes_nothing(server: Server) -> None:
     made = server.create("shitenno", 3, ["human"] * 3, seed=3)
     match_id = made["id"]
