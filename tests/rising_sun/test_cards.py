@@ -173,8 +173,8 @@ def test_respect_takes_one_more_hostage() -> None:
     act(m, "Koi", "decline seppuku", "take Lotus's Bushi hostage")
     assert legal(m, "Koi") == ["take Lotus's Bushi hostage", "take no hostage"]
     out = act(m, "Koi", "take Lotus's Bushi hostage")
-    assert "Koi takes Lotus's Bushi hostage" in out
-    assert m.log(None).count("Koi takes Lotus's Bushi hostage") == 2
+    assert "Koi takes Lotus's Bushi hostage from Kyoto" in out
+    assert m.log(None).count("Koi takes Lotus's Bushi hostage from Kyoto") == 2
 
 
 def test_way_of_bushido_pays_per_different_virtue() -> None:

@@ -91,12 +91,15 @@ def test_the_official_battle_example_step_by_step() -> None:
     ]
     m.state.vp[seat(m, "Turtle")] = 2
     out = act(m, "Lotus", "take Turtle's Oni of Skulls hostage")
-    assert "Lotus steals 1 VP from Turtle with the hostage" in out
+    assert "Lotus takes Turtle's Oni of Skulls hostage from Nagato and steals 1 VP" in out
     assert "Lotus wins Hire Ronin with 2 Coins (Koi 0, Turtle 1): +3 Force" in out
     assert "Lotus wins the Battle of Nagato with 3 Force (Koi 2, Turtle 1)" in out
-    assert "the losers fall: Koi's Bushi, Koi's Bushi killed in Nagato" in out
+    assert "the losers fall: Koi's 2 Bushi killed in Nagato" in out
     assert count(m, "Turtle", "Bushi", "Nagato") == 1  # the ally is spared
-    assert "Koi wins Imperial Poets with 3 Coins (Lotus 1, Turtle 0): 3 figures died" in out
+    assert (
+        "Koi wins Imperial Poets with 3 Coins (Lotus 1, Turtle 0): 3 figures died in this Battle"
+        in out
+    )
     assert vp(m, "Koi") == 3
     assert m.state.tokens[seat(m, "Lotus")] == [m.state.season * 8 + 5]
     assert "War Reparations: Lotus's 5 Coins go to Koi 2, Turtle 2" in out

@@ -51,6 +51,16 @@ def describe(s: State, f: int) -> str:
     return f"{name(s, s.owner[f])}'s {what_name(what(s, f))}"
 
 
+def group(s: State, pieces: list[int]) -> str:
+    """'Daimyo, 2 Bushi, Oni of Skulls': pieces of one owner by type, counted."""
+    counts: dict[int, int] = {}
+    for f in pieces:
+        counts[what(s, f)] = counts.get(what(s, f), 0) + 1
+    return ", ".join(
+        what_name(w) if n == 1 else f"{n} {what_name(w)}" for w, n in sorted(counts.items())
+    )
+
+
 def find(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> int:
     """The first piece of ``owner`` of type ``piece`` at ``loc`` (unmoved ones if asked)."""
     kind = MONSTER if piece >= MONSTER_BASE else piece
@@ -226,7 +236,9 @@ def kill(s: State, killer: int, victims: list[int], log: Log, why: str) -> int:
     by_owner: dict[int, list[int]] = {}
     for f in victims:
         by_owner.setdefault(s.owner[f], []).append(f)
-    words = "; ".join(", ".join(describe(s, f) for f in pieces) for pieces in by_owner.values())
+    words = "; ".join(
+        f"{name(s, owner)}'s {group(s, pieces)}" for owner, pieces in by_owner.items()
+    )
     for f in victims:
         s.loc[f] = RESERVE
         s.moves[f] = 0
@@ -254,7 +266,8 @@ def destinations(s: State, seat: int, src: int) -> tuple[int, ...]:
 
 def toll(s: State, seat: int, src: int, dst: int) -> list[tuple[int, int]]:
     """Path of the Serpent: (owner, coins) each other owner charges for this Move, if it uses
-    a Shipping Route (once per route use, FAQ §12). Dragonfly's flight uses no route."""
+    a Shipping Route (once per route use, FAQ §12). Dragonfly's flight uses no route, nor
+    does Way of Naginata's move 'to any province' (the caller leaves those out)."""
     if honor.is_dragonfly(s, seat) or not s.board.is_route(src, dst):
         return []
     return [

@@ -12,7 +12,7 @@ reading, documented in ``docs/rising_sun.md``); the Merchant's own Coin starts n
 
 from __future__ import annotations
 
-from sengoku.core import LogEntry, public
+from sengoku.core import public
 
 from . import cards
 from .data import load_data
@@ -225,19 +225,16 @@ def gain_ronin(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
 
 
 def steal_vp(s: State, thief: int, victim: int, n: int, log: Log, why: str) -> int:
-    """Move up to ``n`` VP from ``victim`` to ``thief`` (none below 0); return how many."""
+    """Move up to ``n`` VP from ``victim`` to ``thief`` (none below 0); return how many.
+    The theft is logged with ``why``, unless ``why`` is empty (the caller tells it)."""
     got = min(n, s.vp[victim])
     if got:
         s.vp[victim] -= got
         gain_vp(s, thief, got, log)
-        log.append(public(f"{name(s, thief)} steals {got} VP from {name(s, victim)} {why}"))
+        if why:
+            log.append(public(f"{name(s, thief)} steals {got} VP from {name(s, victim)} {why}"))
     return got
 
 
 def coins_text(n: int) -> str:
     return "1 Coin" if n == 1 else f"{n} Coins"
-
-
-def line(text: str) -> LogEntry:
-    """A public log line."""
-    return public(text)

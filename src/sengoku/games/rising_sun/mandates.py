@@ -165,7 +165,10 @@ def _announce_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> Non
 def select(s: State, selector: int, mandate: int, log: Log) -> None:
     """The Mandate is on the track: everything it does, as tasks (§6.1)."""
     verb = "announces" if honor.is_lotus(s, selector) else "selects"
-    log.append(public(f"{name(s, selector)} {verb} {MANDATE_NAMES[mandate]}"))
+    text = f"{name(s, selector)} {verb} {MANDATE_NAMES[mandate]}"
+    if mandate == HARVEST:
+        text += ": every clan takes 1 Coin"
+    log.append(public(text))
     if mandate == TRAIN:
         order = honor.clockwise_from(s, selector)
     else:
@@ -232,7 +235,7 @@ def _execute(s: State, rng: Rng, log: Log, mandate: int, seat: int, selector: in
     elif mandate == TRAIN:
         push(s, (T_TRAIN_ASK, seat, 1 if bonus else 0))
     elif mandate == HARVEST:
-        honor.gain_coins(s, seat, 1, log, "(Harvest)")
+        honor.gain_coins(s, seat, 1, log)
         if bonus:
             harvest(s, seat, log)
 
@@ -346,7 +349,7 @@ def _moves(s: State, seat: int, context: int) -> list[Move]:
         else:
             targets = figures.destinations(s, seat, src)
         for dst in targets:
-            if figures.can_pay_toll(s, seat, src, dst):
+            if context == M_NAGINATA or figures.can_pay_toll(s, seat, src, dst):
                 out.append(Move(key[0], src, dst))
     out.sort()
     return out
@@ -373,7 +376,8 @@ def _move_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     f = figures.find(s, seat, action.what, action.src, unmoved=context == M_MARSHAL)
     text = f"{name(s, seat)} moves {what_name(action.what)} from {PROVINCE_NAMES[action.src]} to "
     text += PROVINCE_NAMES[action.dst]
-    for owner, coins in figures.toll(s, seat, action.src, action.dst):
+    tolls = [] if context == M_NAGINATA else figures.toll(s, seat, action.src, action.dst)
+    for owner, coins in tolls:
         s.coins[seat] -= coins
         s.coins[owner] += coins
         text += f" (pays {name(s, owner)} {coins_text(coins)} for the Serpent's route)"

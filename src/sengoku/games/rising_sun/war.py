@@ -260,7 +260,8 @@ def _advantage(s: State, rng: Rng, log: Log, a: int) -> None:
         s.b_hired[w] = hired
         log.append(public(f"{text}: +{hired} Force"))
     else:
-        log.append(public(f"{text}: {s.b_killed} figures died"))
+        died = "1 figure" if s.b_killed == 1 else f"{s.b_killed} figures"
+        log.append(public(f"{text}: {died} died in this Battle"))
         honor.gain_vp(s, w, s.b_killed, log, "from the Imperial Poets")
 
 
@@ -310,12 +311,14 @@ def _hostage_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
     _, _, left = s.pending or ()
     s.pending = None
     if action == NO_HOSTAGE:
+        log.append(public(f"{name(s, seat)} takes no hostage"))
         return
     owner = s.clan.index(action.clan)
     f = figures.find(s, owner, action.what, s.b_prov)
     s.loc[f] = HOSTAGE + seat
-    log.append(public(f"{name(s, seat)} takes {figures.describe(s, f)} hostage"))
-    honor.steal_vp(s, seat, owner, 1, log, "with the hostage")
+    stolen = honor.steal_vp(s, seat, owner, 1, log, "")
+    took = f"{name(s, seat)} takes {figures.describe(s, f)} hostage from {PROVINCE_NAMES[s.b_prov]}"
+    log.append(public(took + (f" and steals {stolen} VP" if stolen else "")))
     _hostage_ask(s, seat, left - 1)
 
 
