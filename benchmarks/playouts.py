@@ -1,8 +1,10 @@
 """Random playouts: actions, whole games and clones per second, per game and player count.
 
-Run ``python benchmarks/playouts.py`` (all registered games) or name games with ``--game``.
-Everything runs on one core. Each figure is printed also as a ratio to a fixed pure-Python
-calibration loop timed in the same run, so results from different machines can be compared:
+Run ``python benchmarks/playouts.py`` (all registered games) or name games with ``--game``,
+and set options with ``-o NAME=VALUE``. Everything runs on one core and is timed in CPU time
+(``time.process_time``), so other work on a shared machine does not count. Each figure is
+printed also as a ratio to a fixed pure-Python calibration loop timed in the same run, so
+results from different machines can be compared:
 ``calib`` is how many calibration-loop iterations the machine runs per second, and ``x calib``
 columns divide a rate by it (an action costing as much as 50 loop iterations shows 0.02).
 
@@ -31,7 +33,7 @@ from sengoku.sim import play_randomly  # noqa: E402
 def calibration(seconds: float) -> float:
     """Iterations per second of a fixed loop of integer arithmetic, list and dict work."""
     loops = 0
-    start = time.perf_counter()
+    start = time.process_time()
     elapsed = 0.0
     while elapsed < seconds:
         x = 12345
@@ -44,7 +46,7 @@ def calibration(seconds: float) -> float:
             if len(items) > 16:
                 items.pop(0)
         loops += 1000
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
     return loops / elapsed
 
 
@@ -57,11 +59,11 @@ def random_game(name: str, players: int, seed: int, options: dict[str, Any]) -> 
 def measure(name: str, players: int, seconds: float, options: dict[str, Any]) -> dict[str, Any]:
     games = actions = 0
     snapshots: list[Match] = []
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds or games < 3:
+    start = time.process_time()
+    while time.process_time() - start < seconds or games < 3:
         actions += random_game(name, players, games + 1, options)
         games += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
 
     # clones of states spread over one game
     def keep(match: Match) -> None:
@@ -70,12 +72,12 @@ def measure(name: str, players: int, seconds: float, options: dict[str, Any]) ->
 
     play_randomly(sengoku.new_match(name, players, seed=99, options=options), Rng(99), keep)
     clones = 0
-    clone_start = time.perf_counter()
-    while time.perf_counter() - clone_start < seconds / 2:
+    clone_start = time.process_time()
+    while time.process_time() - clone_start < seconds / 2:
         for snap in snapshots:
             snap.clone()
         clones += len(snapshots)
-    clone_elapsed = time.perf_counter() - clone_start
+    clone_elapsed = time.process_time() - clone_start
     return {
         "game": name,
         "players": players,
@@ -95,6 +97,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        help="a game option NAME=VALUE for every game measured (VALUE read as JSON if it can be)",
+    )
+    parser.add_argument(
         "--test-game", action="store_true", help="also measure the test-only game in tests/"
     )
     args = parser.parse_args()
@@ -102,11 +111,18 @@ def main() -> None:
         sys.path.insert(0, str(ROOT))
         register("auction", "tests.toygame:Auction")
     names = args.game or sengoku.available_games()
+    options: dict[str, Any] = {}
+    for pair in args.option:
+        key, _, text = pair.partition("=")
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text
     calib = calibration(min(args.seconds, 2.0))
     rows = []
     for name in names:
         for players in get_game(name).player_counts:
-            row = measure(name, players, args.seconds, {})
+            row = measure(name, players, args.seconds, options)
             row["actions_x_calib"] = row["actions_per_second"] / calib
             row["clones_x_calib"] = row["clones_per_second"] / calib
             rows.append(row)

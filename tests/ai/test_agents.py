@@ -12,7 +12,7 @@ from sengoku.ai.ismcts import ISMCTSAgent
 from sengoku.core import Match, Rng, get_game
 from sengoku.sim import play_match, play_randomly
 
-GAMES = [("auction", 3), ("shitenno", 4), ("shogun", 4)]
+GAMES = [("auction", 3), ("rising_sun", 4), ("shitenno", 4), ("shogun", 4)]
 
 
 def agents_for(name: str) -> list[Agent]:

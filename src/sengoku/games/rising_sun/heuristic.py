@@ -49,7 +49,8 @@ _DECLINES = {
 
 
 def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
-    """A quick choice: no gifts, no declining what helps, bids aimed at the Battle."""
+    """A quick choice among ``legal`` (any subset of the legal actions): no gifts, no
+    declining what helps, bids aimed at the Battle."""
     acts = [a for a in legal if not (isinstance(a, Give) and a.purpose in (COIN, RONIN))]
     if not acts:
         return None
@@ -62,8 +63,9 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
     hostages = [a for a in acts if isinstance(a, Hostage)]
     if hostages:
         return max(hostages, key=lambda a: (a.what, rng.random()))
-    if any(isinstance(a, Answer) for a in acts):
-        return next(a for a in acts if isinstance(a, Answer) and a.accept)
+    accept = [a for a in acts if isinstance(a, Answer) and a.accept]
+    if accept:
+        return accept[0]
     useful = [a for a in acts if not (isinstance(a, Choice) and a.label in _DECLINES)]
     if useful:
         if any(isinstance(a, Summon | Replace) for a in useful):
@@ -108,8 +110,7 @@ def _bid(s: State, seat: int, bids: list[Bid], rng: Rng) -> Bid:
     else:
         assert step == POETS
         want = left // 2
-    want = max(0, min(want, left))
-    return next(b for b in bids if b.coins == want)
+    return min(bids, key=lambda b: abs(b.coins - want))
 
 
 def score_estimate(s: State) -> list[float]:

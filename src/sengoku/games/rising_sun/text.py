@@ -48,7 +48,7 @@ def render(view: dict[str, Any]) -> str:
     for p, province in enumerate(PROVINCE_NAMES):
         here = where.get(p, {})
         text = "; ".join(f"{clan(o)} {' '.join(sorted(fs))}" for o, fs in sorted(here.items()))
-        war = f" [war {wars[p]}]" if p in wars else ""
+        war = f" (War {wars[p]})" if p in wars else ""
         lines.append(f"  {province}{war}: {text or '-'}")
     for slot, kami in enumerate(view["shrines"]):
         here = where.get(SHRINE + slot, {})
