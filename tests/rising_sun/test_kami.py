@@ -147,15 +147,17 @@ def test_a_final_tie_goes_to_honor_and_allies_share_it() -> None:
     assert m.outcome().winners == (seat(m, "Dragonfly"),)
 
 
-def test_loyalty_counts_winter_points_while_the_autumn_alliance_lasts() -> None:
-    """rising_sun.md §16.5, §12: with the Autumn alliance in force at Winter, Loyalty adds 1 VP
-    per scoring event (its tokens, its set bonus)."""
-    m = table()
-    give(m, "Koi", "Loyalty")
-    ally(m, "Koi", "Lotus")
-    m.state.tokens[seat(m, "Koi")] = [16, 17, 18]
-    winter(m)
-    assert vp(m, "Koi") == 9 + 10 + 2
+def test_loyalty_in_winter_only_with_its_option() -> None:
+    """rising_sun.md §16.5, §12 (option loyalty_in_winter, default off: no source has Loyalty
+    fire in Winter): with it on, the whole Winter scoring is one event, +1 VP per copy."""
+    for on, extra in ((False, 0), (True, 2)):
+        m = table(loyalty_in_winter=on)
+        give(m, "Koi", "Loyalty", "Loyalty")
+        ally(m, "Koi", "Lotus")
+        m.state.tokens[seat(m, "Koi")] = [16, 17, 18]
+        winter(m)
+        assert vp(m, "Koi") == 9 + 10 + extra
+        assert m.view(None)["breakdown"][seat(m, "Koi")][4] == extra
 
 
 # ---------------------------------------------------------------------- the clans

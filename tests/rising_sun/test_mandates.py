@@ -147,6 +147,20 @@ def test_turtle_trains_oni_of_skulls_for_one_coin_and_summons_it() -> None:
     assert has(m, "Dragonfly")["coins"] == 0  # no Bonus for Dragonfly: full price
 
 
+def test_of_two_copies_on_display_the_cheaper_is_offered() -> None:
+    """rising_sun.md §6.2, §15.5, §4.2: Tower's two Ways of Naginata (Summer 1, Autumn 0) can
+    both be on display; a clan buys the free one, even with no Coin."""
+    from sengoku.games.rising_sun.data import load_data
+
+    m = table(season_set="tower")
+    m.state.display = [c.index for c in load_data().cards if c.name == "Way of Naginata"]
+    select(m, "Koi", "Train")
+    act(m, "Koi", "buy nothing")
+    assert legal(m, "Lotus") == ["buy Way of Naginata", "buy nothing"]  # no Bonus, no Coin
+    act(m, "Lotus", "buy Way of Naginata")
+    assert [load_data().cards[c].cost for c in m.state.display] == [1]
+
+
 def test_koi_betrays_turtles_oni_of_skulls_and_a_dragonfly_bushi() -> None:
     """rising_sun.md §6.2 (seed Betray example): Koi replaces Turtle's Oni of Skulls with the
     Komainu from its Reserve (any Monster for any Monster) and a Dragonfly Bushi with a Koi

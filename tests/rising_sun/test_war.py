@@ -23,6 +23,7 @@ from .helpers import (
     legal,
     put,
     seat,
+    start_war,
     table,
     to_act,
     vp,
@@ -173,6 +174,27 @@ def test_start_of_war_upgrades_fire_once_in_honor_order_and_koi_converts_ronin()
         "Koi takes 3 Coins for its 3 Ronin (Eddies in the Stream)",
     ]
     assert has(m, "Koi") == {"vp": 0, "coins": 6, "ronin": 0}
+
+
+def test_start_of_war_effects_resolve_as_the_higher_honor_clan_would_choose() -> None:
+    """rising_sun.md §3, §8.1: start-of-War effects are simultaneous and the higher-Honor clan
+    would go last: Way of the Righteous takes its Coins after the others' start-of-War gains
+    (Lotus's Way of the Shogun), and Ways of Naginata move from the lowest owner up."""
+    m = table(season_set="tower")
+    give(m, "Koi", "Way of the Righteous", season_set="horseman")
+    give(m, "Lotus", "Way of the Shogun")
+    give(m, "Lotus", "Way of Naginata", season_set="tower")
+    give(m, "Turtle", "Way of Naginata", season_set="tower")
+    put(m, "Lotus", "Bushi", "Nagato")
+    put(m, "Turtle", "Bushi", "Kyoto")
+    lines = start_war(m)
+    assert lines.index("Lotus takes 3 Coins (Way of the Shogun)") < lines.index(
+        "Koi takes 1 Coin from Lotus (Way of the Righteous)"
+    )
+    assert has(m, "Koi")["coins"] == 1 and has(m, "Lotus")["coins"] == 2
+    assert to_act(m) == ["Turtle"]  # below Lotus: Turtle moves first, Lotus sees it
+    act(m, "Turtle", "move Bushi from Kyoto to Edo")
+    assert to_act(m) == ["Lotus"]
 
 
 def test_coins_and_ronin_cannot_be_given_in_war() -> None:

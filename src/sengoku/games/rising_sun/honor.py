@@ -17,7 +17,7 @@ from sengoku.core import public
 from . import cards
 from .data import load_data
 from .engine import Log, task
-from .state import State
+from .state import WINTER, State
 
 D = load_data()
 CLAN_NAMES = tuple(c.name for c in D.clans)
@@ -155,8 +155,9 @@ def open_event(s: State) -> None:
 def close_event(s: State, log: Log) -> None:
     """End an event: Loyalty and Way of the Merchant fire once for it (rules §12)."""
     s.ev_open = False
+    loyal = s.phase < WINTER or s.options.loyalty_in_winter
     for p in range(s.players):
-        if s.ev_vp[p] and allied_now(s, p):
+        if loyal and s.ev_vp[p] and allied_now(s, p):
             extra = cards.total(s, p, "allied_vp_bonus", "vp")
             if extra:
                 s.vp[p] += extra
@@ -170,8 +171,8 @@ def close_event(s: State, log: Log) -> None:
 
 
 def allied_now(s: State, seat: int) -> bool:
-    """Whether ``seat`` has an ally now (the Autumn alliance lasts into Winter unless the
-    option ``alliance_into_winter`` is off, §16.5; then the Autumn Cleanup ends it)."""
+    """Whether ``seat`` has an ally now (in Winter: the Autumn ally, unless the Cleanup ended
+    the alliance under option ``alliance_into_winter``)."""
     return s.ally[seat] >= 0
 
 

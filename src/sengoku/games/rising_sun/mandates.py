@@ -424,16 +424,16 @@ def _build_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
 
 
 def _affordable(s: State, seat: int, discount: int) -> list[int]:
-    seen: set[str] = set()
-    out = []
+    """One card of each name on display that ``seat`` can pay for: of two copies (Tower's
+    Ways of Naginata cost 1 and 0) the cheaper, which has the same effect."""
+    cheapest: dict[str, int] = {}
     for c in sorted(s.display):
-        card = CARDS[c]
-        if card.name in seen:
-            continue
-        seen.add(card.name)
-        if price(s, seat, card.cost, discount) <= s.coins[seat]:
-            out.append(c)
-    return out
+        name_ = CARDS[c].name
+        if name_ not in cheapest or CARDS[c].cost < CARDS[cheapest[name_]].cost:
+            cheapest[name_] = c
+    return sorted(
+        c for c in cheapest.values() if price(s, seat, CARDS[c].cost, discount) <= s.coins[seat]
+    )
 
 
 @task(T_TRAIN_ASK, "train_ask")

@@ -167,10 +167,17 @@ class RisingSunOptions(GameOptions, frozen=True):
         bool,
         Meta(
             description="The Autumn alliance is still in force at Winter scoring (rules §16.5, M): "
-            "Loyalty counts Winter points, tied allied leaders share the win; false: alliances "
-            "end with the Autumn Cleanup."
+            "tied allied leaders share the win; false: alliances end with the Autumn Cleanup."
         ),
     ] = True
+    loyalty_in_winter: Annotated[
+        bool,
+        Meta(
+            description="Loyalty adds its VP to an allied owner's Winter scoring too, once for "
+            "the whole scoring (our reading if on); default off: no source has it fire in "
+            "Winter, and SA's audit says it does not (rules §16.5, L)."
+        ),
+    ] = False
     gifts: Annotated[
         bool,
         Meta(

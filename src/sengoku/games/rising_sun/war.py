@@ -1,8 +1,10 @@
 """The War Phase (rules §8, §16.4; DZ war pages, H).
 
-At the start of War the War Upgrade cards fire once, clan by clan in Honor order (cards in the
-order bought; Koi then turns its Ronin into Coins, its own effects last, which can only help
-it). Then each province with a War Number is resolved in number order: with no Force there the
+At the start of War the War Upgrade cards fire once. They are simultaneous, and where their
+order matters the clan with more Honor would choose to go last (§3), so: first every gain
+(Coins, Ronin, VP; Koi then turns its Ronin into Coins), clan by clan in Honor order; then the
+Ways of the Righteous, which take Coins from lower-Honor clans, from the lowest owner up; then
+the Ways of Naginata's moves, from the lowest owner up. Then each province with a War Number is resolved in number order: with no Force there the
 token is discarded; with one clan it takes the token; with two allies alone the stronger takes
 it (a tie goes to Honor); otherwise every clan with Force there fights a Battle.
 
@@ -78,11 +80,20 @@ def _war_start(s: State, rng: Rng, log: Log) -> None:
     s.phase = WAR
     wars = ", ".join(f"{i + 1} {PROVINCE_NAMES[p]}" for i, p in enumerate(s.war))
     log.append(public(f"the War Phase begins; War Numbers: {wars}"))
+    late = ("war_take_from_lower", "war_move_bushi")
+
+    def cards_of(seat: int, effects: tuple[str, ...]) -> list[tuple[int, ...]]:
+        return [(T_WAR_CARD, seat, c) for c in s.owned[seat] if CARDS[c].effect in effects]
+
+    gains = tuple({c.effect for c in CARDS if c.type == "war"} - set(late))
     tasks: list[tuple[int, ...]] = [(T_EVENT_OPEN,)]
-    for seat in list(s.honor):
-        tasks += [(T_WAR_CARD, seat, c) for c in s.owned[seat] if CARDS[c].type == "war"]
+    for seat in s.honor:
+        tasks += cards_of(seat, gains)
         if honor.is_koi(s, seat):
             tasks.append((T_KOI, seat))
+    for effect in late:
+        for seat in reversed(s.honor):
+            tasks += cards_of(seat, (effect,))
     tasks += [(T_EVENT_CLOSE,), (T_WAR_PROVINCE,)]
     push(s, *tasks)
 

@@ -1,8 +1,8 @@
 """Winter: the final scoring (rules §4.3, §16.6, DZ winter, H) and the winner.
 
 1. Hostages go home (their captors' Coin no longer matters).
-2. Winter Upgrade cards score, each card an event of its own (Loyalty counts them while the
-   Autumn alliance lasts, §16.5, option ``alliance_into_winter``).
+2. Winter Upgrade cards score (the whole Winter scoring is one event: Loyalty adds to it only
+   with option ``loyalty_in_winter``).
 3. War Province tokens: 1 VP each from Spring, 2 from Summer, 3 from Autumn.
 4. The set bonus for different provinces among one's tokens: 3-4 give 10 VP, 5-6 20, 7-8 30.
 Most VP wins; a tie goes to the highest Honor; tied leaders who are allies share the win.
@@ -78,6 +78,7 @@ def _winter(s: State, rng: Rng, log: Log) -> None:
     s.phase = WINTER
     log.append(public("Winter: the final scoring"))
     return_hostages(s, log)
+    honor.open_event(s)
     before = s.vp.copy()
     parts = [[before[p], 0, 0, 0, 0] for p in range(s.players)]
     for seat in range(s.players):
@@ -93,6 +94,8 @@ def _winter(s: State, rng: Rng, log: Log) -> None:
         parts[seat][3] = bonus
         distinct = len({t % 8 for t in s.tokens[seat]})
         honor.gain_vp(s, seat, bonus, log, f"for tokens of {distinct} different provinces")
+    honor.close_event(s, log)
+    for seat in range(s.players):
         parts[seat][4] = s.vp[seat] - sum(parts[seat][:4])
     s.breakdown = parts
     s.final = s.vp.copy()
