@@ -4,7 +4,9 @@ At the start of War the War Upgrade cards fire once. They are simultaneous, and 
 order matters the clan with more Honor would choose to go last (§3), so: first every gain
 (Coins, Ronin, VP; Koi then turns its Ronin into Coins), clan by clan in Honor order; then the
 Ways of the Righteous, which take Coins from lower-Honor clans, from the lowest owner up; then
-the Ways of Naginata's moves, from the lowest owner up. Then each province with a War Number is resolved in number order: with no Force there the
+the Ways of Naginata's moves, from the lowest owner up.
+
+Then each province with a War Number is resolved in number order: with no Force there the
 token is discarded; with one clan it takes the token; with two allies alone the stronger takes
 it (a tie goes to Honor); otherwise every clan with Force there fights a Battle.
 
