@@ -24,7 +24,6 @@ from .state import (
     SHINTO,
     SHRINE,
     STRONGHOLD,
-    WAR,
     State,
 )
 
@@ -256,38 +255,19 @@ def kill(s: State, killer: int, victims: list[int], log: Log, why: str) -> int:
 # ---------------------------------------------------------------------- moving
 
 
-def destinations(s: State, seat: int, src: int) -> tuple[int, ...]:
-    """Where a figure of ``seat`` may Move from ``src``: across a border or a Shipping Route,
-    or anywhere for Dragonfly (Gossamer Wings, §2.3)."""
-    if honor.is_dragonfly(s, seat):
-        return tuple(q for q in range(N_PROVINCES) if q != src)
-    return s.board.neighbours[src]
-
-
 def toll(s: State, seat: int, src: int, dst: int) -> list[tuple[int, int]]:
     """Path of the Serpent: (owner, coins) each other owner charges for this Move, if it uses
     a Shipping Route (once per route use, FAQ §12). Dragonfly's flight uses no route, nor
     does Way of Naginata's move 'to any province' (the caller leaves those out)."""
     if honor.is_dragonfly(s, seat) or not s.board.is_route(src, dst):
         return []
+    return route_fees(s, seat)
+
+
+def route_fees(s: State, seat: int) -> list[tuple[int, int]]:
+    """What every other owner of Path of the Serpent charges ``seat`` for one route use."""
     return [
         (o, cards.total(s, o, "route_toll", "coins"))
         for o in cards.owners(s, "route_toll")
         if o != seat
     ]
-
-
-def can_pay_toll(s: State, seat: int, src: int, dst: int) -> bool:
-    return sum(c for _, c in toll(s, seat, src, dst)) <= s.coins[seat]
-
-
-def movable(s: State, seat: int, f: int) -> bool:
-    """Figures on the Map move; a Turtle Stronghold moves like a figure (§2.3); Shinto on
-    shrines never move."""
-    if not 0 <= s.loc[f] < N_PROVINCES or s.owner[f] != seat:
-        return False
-    return s.kind[f] != STRONGHOLD or honor.is_turtle(s, seat)
-
-
-def in_war(s: State) -> bool:
-    return s.phase == WAR

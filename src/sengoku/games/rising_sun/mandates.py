@@ -330,26 +330,33 @@ def _recruit_end(s: State, rng: Rng, log: Log, selector: int) -> None:
 
 
 def _moves(s: State, seat: int, context: int) -> list[Move]:
+    """Every Move open to ``seat``: Marshal (each figure once, Turtle's Strongholds too), Fujin
+    (any figure, twice if it likes), Way of Naginata (a Bushi to any province). A Shipping
+    Route is closed to a clan that cannot pay the Serpents' tolls (figures.toll)."""
+    anywhere = context == M_NAGINATA or honor.is_dragonfly(s, seat)
+    turtle = honor.is_turtle(s, seat)
+    fee = 0 if anywhere else sum(c for _, c in figures.route_fees(s, seat))
+    routes_open = fee <= s.coins[seat]
+    board = s.board
+    owner, kind, loc, card, moved = s.owner, s.kind, s.loc, s.card, s.moves
     seen: set[tuple[int, int]] = set()
     out: list[Move] = []
-    for f in range(len(s.loc)):
-        if not figures.movable(s, seat, f):
+    for f in range(len(loc)):
+        src = loc[f]
+        if owner[f] != seat or not 0 <= src < 8:
             continue
-        if context == M_MARSHAL and s.moves[f]:
+        k = kind[f]
+        if (k == STRONGHOLD and not turtle) or (context == M_MARSHAL and moved[f]):
             continue
-        if context == M_NAGINATA and s.kind[f] != BUSHI:
+        if context == M_NAGINATA and k != BUSHI:
             continue
-        key = (figures.what(s, f), s.loc[f])
+        key = (MONSTER_BASE + card[f] if k == MONSTER else k, src)
         if key in seen:
             continue
         seen.add(key)
-        src = key[1]
-        if context == M_NAGINATA:
-            targets: tuple[int, ...] = tuple(q for q in range(8) if q != src)
-        else:
-            targets = figures.destinations(s, seat, src)
+        targets = [q for q in range(8) if q != src] if anywhere else board.neighbours[src]
         for dst in targets:
-            if context == M_NAGINATA or figures.can_pay_toll(s, seat, src, dst):
+            if routes_open or anywhere or not board.is_route(src, dst):
                 out.append(Move(key[0], src, dst))
     out.sort()
     return out
