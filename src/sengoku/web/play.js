@@ -102,11 +102,11 @@ export function matchPage(root, matchId, replay) {
       ui.status.textContent = t("ui.play.over", { winners });
       ui.status.classList.add("over");
     } else if (!replay && m.legal && m.legal.length) {
-      ui.status.textContent = `${t("ui.play.your_turn")} — ${phase}`;
+      ui.status.textContent = [t("ui.play.your_turn"), phase].filter(Boolean).join(" — ");
       ui.status.classList.add("mine");
     } else {
       const names = (view.to_act || []).map(seatName).join(", ");
-      ui.status.textContent = `${t("ui.play.waiting", { names })} — ${phase}`;
+      ui.status.textContent = [t("ui.play.waiting", { names }), phase].filter(Boolean).join(" — ");
     }
     const who = mySeat === null ? t("ui.play.spectator") : t("ui.play.you_are", { name: seatName(mySeat) });
     ui.status.append(h("span", { class: "who" }, replay ? t("ui.replay.title") : who));

@@ -4,6 +4,12 @@ import { h } from "../dom.js";
 
 export const featuredOptions = [];
 
+/** The status line's part about the game: the view's phase and pending decision, as the
+ *  engine names them (a game's own renderer translates them). */
+export function phaseText(view) {
+  return [view.phase, view.decision].filter(Boolean).join(" · ");
+}
+
 /** Buttons for a list of legal actions, with a filter box once there are many. */
 export function actionButtons(ctx, legal, label = a => a.notation) {
   const list = h("div", { class: "choices" });
