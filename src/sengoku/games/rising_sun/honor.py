@@ -147,9 +147,9 @@ def track_text(s: State) -> str:
 def open_event(s: State) -> None:
     """Begin an event: remember the Coins everyone holds for Way of the Merchant."""
     s.ev_open = True
-    s.ev_before = s.coins.copy()
-    s.ev_vp = [False] * s.players
-    s.ev_coin = [False] * s.players
+    s.ev_before[:] = s.coins
+    s.ev_vp[:] = [False] * s.players
+    s.ev_coin[:] = [False] * s.players
 
 
 def close_event(s: State, log: Log) -> None:
@@ -188,30 +188,26 @@ def _event_close(s: State, rng: object, log: Log) -> None:
 
 def gain_vp(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
     """``seat`` gains ``n`` VP (one VP gain of the current event, or an event of its own)."""
-    if n <= 0:
-        return
-    alone = not s.ev_open
-    if alone:
-        open_event(s)
-    s.vp[seat] += n
-    s.ev_vp[seat] = True
-    if why:
-        log.append(public(f"{name(s, seat)} gains {n} VP {why}"))
-    if alone:
-        close_event(s, log)
+    _gain(s, seat, n, log, s.vp, s.ev_vp, f"gains {n} VP {why}" if why else "")
 
 
 def gain_coins(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
-    """``seat`` takes ``n`` Coins from the common pile."""
+    """``seat`` takes ``n`` Coins from the common pile (within the event, or one of its own)."""
+    _gain(s, seat, n, log, s.coins, s.ev_coin, f"takes {coins_text(n)} {why}" if why else "")
+
+
+def _gain(
+    s: State, seat: int, n: int, log: Log, counts: list[int], marks: list[bool], text: str
+) -> None:
     if n <= 0:
         return
     alone = not s.ev_open
     if alone:
         open_event(s)
-    s.coins[seat] += n
-    s.ev_coin[seat] = True
-    if why:
-        log.append(public(f"{name(s, seat)} takes {coins_text(n)} {why}"))
+    counts[seat] += n
+    marks[seat] = True
+    if text:
+        log.append(public(f"{name(s, seat)} {text}"))
     if alone:
         close_event(s, log)
 
