@@ -12,7 +12,7 @@ from typing import Any
 from sengoku.core import Rng, public
 
 from . import cards, figures, honor
-from .actions import KAMI_NAMES, Choice
+from .actions import Choice
 from .cards import CARDS
 from .data import load_data
 from .engine import Log, applies, ask, decision, push, task
@@ -102,6 +102,3 @@ def _vassal_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     params = CARDS[card].params
     s.coins[seat] -= params["coins"]
     honor.gain_vp(s, seat, params["vp"], log, "as a Vassal")
-
-
-__all__ = ["KAMI_NAMES", "T_KAMI"]

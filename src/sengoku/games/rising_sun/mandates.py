@@ -638,6 +638,3 @@ def _gen_answer_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
 @task(T_PASS_DECK, "pass_deck")
 def _pass_deck(s: State, rng: Rng, log: Log) -> None:
     s.holder = honor.left(s, s.holder)
-
-
-__all__ = ["T_MANDATE_TURN", "T_MOVE_ASK", "T_TRAIN_ASK", "harvest", "price"]

@@ -13,7 +13,6 @@ from typing import Any
 
 from sengoku.core import Rng, public
 
-from . import honor
 from .actions import ALLIANCE, Answer, Choice, Give
 from .engine import Log, applies, ask, decision, push, task
 from .honor import name
@@ -93,6 +92,3 @@ def _answer_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     else:
         log.append(public(f"{name(s, seat)} refuses the alliance with {name(s, proposer)}"))
     push(s, (T_TEA_ASK, position + 1))
-
-
-__all__ = ["T_TEA", "honor"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import CARD_NAMES, CLAN_NAMES, KAMI_NAMES, MANDATE_NAMES, PROVINCE_NAMES
+from .actions import CARD_NAMES, KAMI_NAMES, MANDATE_NAMES, PROVINCE_NAMES
 from .state import HOSTAGE, KIND_NAMES, MONSTER, RESERVE, SHRINE
 
 _SHORT = {"Daimyo": "D", "Shinto": "S", "Bushi": "B", "Stronghold": "#"}
@@ -79,6 +79,3 @@ def render(view: dict[str, Any]) -> str:
             "final: " + ", ".join(f"{clan(p)} {view['final'][p]}" for p in range(len(clans)))
         )
     return "\n".join(lines)
-
-
-__all__ = ["CLAN_NAMES", "render"]

@@ -41,7 +41,6 @@ from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, coins_text, name
 from .mandates import T_MOVE_ASK
 from .options import KoiCoins, WonWithFigure
 from .state import (
-    BUSHI,
     D_BID,
     D_HOSTAGE,
     D_MERCY,
@@ -476,6 +475,3 @@ def _battle_end(s: State, rng: Rng, log: Log) -> None:
     s.b_souls = []
     s.b_winner = -1
     s.picked = []
-
-
-__all__ = ["BUSHI", "T_WAR_START", "bidders"]
