@@ -21,15 +21,17 @@ from .state import WINTER, State
 
 D = load_data()
 CLAN_NAMES = tuple(c.name for c in D.clans)
+#: seats are people; each plays a clan, which logs and actions name
+SEAT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
 
 T_EVENT_OPEN = 100
 T_EVENT_CLOSE = 101
 
 
 def name(s: State, seat: int) -> str:
-    """The clan name of ``seat`` (its seat number before clans are given)."""
+    """The clan name of ``seat`` (its seat name before clans are given)."""
     clan = s.clan[seat]
-    return CLAN_NAMES[clan] if clan >= 0 else f"seat {seat}"
+    return CLAN_NAMES[clan] if clan >= 0 else SEAT_NAMES[seat]
 
 
 def ability(s: State, seat: int) -> str:

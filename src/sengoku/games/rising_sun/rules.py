@@ -31,8 +31,6 @@ from .options import RisingSunOptions
 from .state import D_BID, DECISION_NAMES, POLITICAL, TEA, State
 
 D = load_data()
-#: seats are people; each plays a clan, which the view names (``view["clans"]``)
-SEAT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
 _MODULES = (kami, mandates, season, summons, tea, war, winter)  # they register the rules
 
 
@@ -62,7 +60,8 @@ class RisingSun(Game[State, RisingSunAction]):
     )
 
     def seat_name(self, seat: int) -> str:
-        return SEAT_NAMES[seat] if 0 <= seat < len(SEAT_NAMES) else f"seat {seat}"
+        """Seats are people (Player 1 to 5); each plays a clan, which ``view["clans"]`` names."""
+        return honor.SEAT_NAMES[seat] if 0 <= seat < len(honor.SEAT_NAMES) else f"seat {seat}"
 
     def client_data(self) -> dict[str, Any]:
         """The provinces with their rewards, the borders and routes (each with its certainty),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.core import LogEntry, OptionError, Rng, SetupError, public
+from sengoku.core import LogEntry, OptionError, Rng, public
 
 from . import figures, honor
 from .actions import CLAN_NAMES, KAMI_NAMES, PROVINCE_NAMES, ChooseClan
@@ -65,8 +65,6 @@ def setup(players: int, options: RisingSunOptions, rng: Rng) -> State:
         raise OptionError(
             f"option 'clan_list': {players} players need {players} clans, not {len(st.clan_list)}"
         )
-    if players > len(D.clans):
-        raise SetupError(f"Rising Sun's base game has {len(D.clans)} clans")
     s = blank_state(players, options, st, D.board(options.extra_route_nagato_kyushu))
     if options.season_set is SeasonSet.RANDOM:
         s.season_set = rng.choice(SETS)
@@ -99,7 +97,7 @@ def _clan_legal(s: State, seat: int) -> list[Any]:
 def _clan_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.pending = None
     s.clan[seat] = action.clan
-    log.append(public(f"seat {seat} takes the {CLAN_NAMES[action.clan]} clan"))
+    log.append(public(f"{honor.SEAT_NAMES[seat]} takes the {CLAN_NAMES[action.clan]} clan"))
     if seat + 1 < s.players:
         push(s, (T_CLAN_ASK, seat + 1))
 
@@ -128,8 +126,10 @@ def _start(s: State, rng: Rng, log: Log) -> None:
     s.deck = list(s.settings.deck)
     rng.shuffle(s.deck)
     s.holder = s.honor[0]
+    homes = s.settings.homes
     seats = ", ".join(
-        f"{name(s, p)} (seat {p}, home {s.settings.homes[CLAN_NAMES[s.clan[p]]]})" for p in s.order
+        f"{name(s, p)} ({honor.SEAT_NAMES[p]}, home {homes[CLAN_NAMES[s.clan[p]]]})"
+        for p in s.order
     )
     log.append(public(f"clockwise in Honor order: {seats}"))
     log.append(public("the shrines, left to right: " + ", ".join(KAMI_NAMES[k] for k in s.shrines)))
