@@ -23,7 +23,6 @@ TaskHandler = Callable[..., None]
 
 #: task code -> handler(state, rng, log, *args)
 HANDLERS: dict[int, TaskHandler] = {}
-TASK_NAMES: dict[int, str] = {}
 
 
 @dataclass(frozen=True)
@@ -37,14 +36,13 @@ class Decision:
 DECISIONS: dict[int, Decision] = {}
 
 
-def task(code: int, name: str) -> Callable[[TaskHandler], TaskHandler]:
+def task(code: int) -> Callable[[TaskHandler], TaskHandler]:
     """Register the handler of task ``code``."""
 
     def register(fn: TaskHandler) -> TaskHandler:
         if code in HANDLERS:
             raise ValueError(f"task {code} is registered twice")
         HANDLERS[code] = fn
-        TASK_NAMES[code] = name
         return fn
 
     return register

@@ -178,12 +178,12 @@ def allied_now(s: State, seat: int) -> bool:
     return s.ally[seat] >= 0
 
 
-@task(T_EVENT_OPEN, "event_open")
+@task(T_EVENT_OPEN)
 def _event_open(s: State, rng: object, log: Log) -> None:
     open_event(s)
 
 
-@task(T_EVENT_CLOSE, "event_close")
+@task(T_EVENT_CLOSE)
 def _event_close(s: State, rng: object, log: Log) -> None:
     close_event(s, log)
 

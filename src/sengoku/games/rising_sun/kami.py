@@ -30,7 +30,7 @@ T_VASSAL_ASK = 62
 DO_NOT_PAY = Choice("do not pay")
 
 
-@task(T_KAMI, "kami")
+@task(T_KAMI)
 def _kami(s: State, rng: Rng, log: Log, slot: int) -> None:
     if slot == 0:
         log.append(public(f"Kami Turn {s.turn // 3}"))
@@ -46,7 +46,7 @@ def _kami(s: State, rng: Rng, log: Log, slot: int) -> None:
     push(s, *tasks, (T_KAMI, slot + 1))
 
 
-@task(T_KAMI_ABILITY, "kami_ability")
+@task(T_KAMI_ABILITY)
 def _ability(s: State, rng: Rng, log: Log, slot: int, seat: int) -> None:
     kami = D.kami[s.shrines[slot]]
     params = kami.params
@@ -73,7 +73,7 @@ def _ability(s: State, rng: Rng, log: Log, slot: int, seat: int) -> None:
         raise ValueError(f"unknown Kami ability {key!r}")
 
 
-@task(T_VASSAL_ASK, "vassal_ask")
+@task(T_VASSAL_ASK)
 def _vassal_ask(s: State, rng: Rng, log: Log, seat: int, card: int) -> None:
     if s.coins[seat] >= CARDS[card].params["coins"]:
         ask(s, D_VASSAL, seat, card)

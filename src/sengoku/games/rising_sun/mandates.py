@@ -116,7 +116,7 @@ def price(s: State, seat: int, cost: int, discount: int) -> int:
 # ---------------------------------------------------------------------- the Mandate Turn
 
 
-@task(T_MANDATE_TURN, "mandate_turn")
+@task(T_MANDATE_TURN)
 def _mandate_turn(s: State, rng: Rng, log: Log) -> None:
     n = min(D.game.mandates.draw, len(s.deck))
     s.drawn = s.deck[:n]
@@ -188,7 +188,7 @@ def select(s: State, selector: int, mandate: int, log: Log) -> None:
     push(s, *tasks)
 
 
-@task(T_SELECTED, "selected")
+@task(T_SELECTED)
 def _selected(s: State, rng: Rng, log: Log, mandate: int, selector: int) -> None:
     """What selecting does by itself: Honesty; Betray's broken alliance and Honor (§6.2)."""
     if mandate != BETRAY:
@@ -209,7 +209,7 @@ def _selected(s: State, rng: Rng, log: Log, mandate: int, selector: int) -> None
     push(s, (T_BETRAY_ASK, selector))
 
 
-@task(T_EXEC, "execute")
+@task(T_EXEC)
 def _execute(s: State, rng: Rng, log: Log, mandate: int, seat: int, selector: int) -> None:
     bonus = bonus_for(s, seat, selector)
     if mandate == RECRUIT:
@@ -275,7 +275,7 @@ def _reserve_types(s: State, seat: int) -> list[int]:
     return sorted({figures.what(s, f) for f in figures.reserve_of(s, seat)})
 
 
-@task(T_RECRUIT_ASK, "recruit_ask")
+@task(T_RECRUIT_ASK)
 def _recruit_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
     if _recruit_provinces(s, seat) and _reserve_types(s, seat):
         ask(s, D_RECRUIT, seat)
@@ -312,7 +312,7 @@ def _recruit_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
     push(s, (T_ENTER, f), (T_RECRUIT_ASK, seat))
 
 
-@task(T_RECRUIT_END, "recruit_end")
+@task(T_RECRUIT_END)
 def _recruit_end(s: State, rng: Rng, log: Log, selector: int) -> None:
     """'At the end of Recruit' cards, once every clan has recruited (§6.1 FAQ: end-of-Mandate
     effects come after every player): Path of the Light, Path of the Samurai."""
@@ -362,7 +362,7 @@ def _moves(s: State, seat: int, context: int) -> list[Move]:
     return out
 
 
-@task(T_MOVE_ASK, "move_ask")
+@task(T_MOVE_ASK)
 def _move_ask(s: State, rng: Rng, log: Log, seat: int, context: int, left: int) -> None:
     if left != 0 and _moves(s, seat, context):
         ask(s, D_MOVE, seat, context, left)
@@ -394,7 +394,7 @@ def _move_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     push(s, (T_ENTER, f), (T_MOVE_ASK, seat, context, left - 1 if left > 0 else -1))
 
 
-@task(T_BUILD_ASK, "build_ask")
+@task(T_BUILD_ASK)
 def _build_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
     if figures.strongholds_in_reserve(s, seat) and s.coins[seat] >= price(
         s, seat, STRONGHOLD_COST, 0
@@ -443,7 +443,7 @@ def _affordable(s: State, seat: int, discount: int) -> list[int]:
     )
 
 
-@task(T_TRAIN_ASK, "train_ask")
+@task(T_TRAIN_ASK)
 def _train_ask(s: State, rng: Rng, log: Log, seat: int, discount: int) -> None:
     if _affordable(s, seat, discount):
         ask(s, D_BUY, seat, discount)
@@ -475,7 +475,7 @@ def _buy_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     push(s, *tasks)
 
 
-@task(T_BENEVOLENCE_ASK, "benevolence_ask")
+@task(T_BENEVOLENCE_ASK)
 def _benevolence_ask(s: State, rng: Rng, log: Log, seat: int, left: int) -> None:
     """Benevolence: 1 of the Coins just spent may go to another clan instead of the pile,
     once per copy and Coin (FAQ)."""
@@ -554,7 +554,7 @@ def _komainu(what: int) -> bool:
     return what >= MONSTER_BASE and CARDS[what - MONSTER_BASE].counts_as_shinto
 
 
-@task(T_BETRAY_ASK, "betray_ask")
+@task(T_BETRAY_ASK)
 def _betray_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
     if _betray_targets(s, seat):
         ask(s, D_BETRAY, seat)
@@ -591,7 +591,7 @@ def _betray_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
 # ---------------------------------------------------------------------- Generosity, the deck
 
 
-@task(T_GENEROSITY_ASK, "generosity_ask")
+@task(T_GENEROSITY_ASK)
 def _generosity_ask(s: State, rng: Rng, log: Log, seat: int, card: int) -> None:
     if s.coins[seat] >= CARDS[card].params["coins"]:
         ask(s, D_GENEROSITY, seat, card)
@@ -635,6 +635,6 @@ def _gen_answer_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
     honor.gain_honor(s, giver, CARDS[card].params["honor"], log)
 
 
-@task(T_PASS_DECK, "pass_deck")
+@task(T_PASS_DECK)
 def _pass_deck(s: State, rng: Rng, log: Log) -> None:
     s.holder = honor.left(s, s.holder)

@@ -82,7 +82,7 @@ def setup(players: int, options: RisingSunOptions, rng: Rng) -> State:
     return s
 
 
-@task(T_CLAN_ASK, "clan_ask")
+@task(T_CLAN_ASK)
 def _clan_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
     s.phase = CLANS
     ask(s, D_CLAN, seat)
@@ -102,7 +102,7 @@ def _clan_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
         push(s, (T_CLAN_ASK, seat + 1))
 
 
-@task(T_START, "start")
+@task(T_START)
 def _start(s: State, rng: Rng, log: Log) -> None:
     """Seating, the starting pieces, the shrines and the Mandate deck (rules §2, §4.1)."""
     s.order = sorted(range(s.players), key=lambda p: D.clans[s.clan[p]].rank)
@@ -137,7 +137,7 @@ def _start(s: State, rng: Rng, log: Log) -> None:
     push(s, (T_SEASON, 0))
 
 
-@task(T_SEASON, "season")
+@task(T_SEASON)
 def _season(s: State, rng: Rng, log: Log, season: int) -> None:
     """Seasonal Setup: Prepare for War, Set Season Cards, Seasonal Income, Return Hostages
     (rules §4.2; the order is DZ's and MGM's, §16.5)."""
@@ -170,7 +170,7 @@ def _season(s: State, rng: Rng, log: Log, season: int) -> None:
     )
 
 
-@task(T_INCOME, "income")
+@task(T_INCOME)
 def _income(s: State, rng: Rng, log: Log) -> None:
     for seat in s.order:
         income = s.settings.incomes[CLAN_NAMES[s.clan[seat]]]
@@ -178,12 +178,12 @@ def _income(s: State, rng: Rng, log: Log) -> None:
     log.append(public("income: " + ", ".join(f"{name(s, p)} {s.coins[p]}" for p in s.order)))
 
 
-@task(T_HOSTAGES_HOME, "hostages_home")
+@task(T_HOSTAGES_HOME)
 def _hostages_home(s: State, rng: Rng, log: Log) -> None:
     return_hostages(s, log)
 
 
-@task(T_POLITICAL, "political")
+@task(T_POLITICAL)
 def _political(s: State, rng: Rng, log: Log) -> None:
     """The next turn on the Political track: a Mandate Turn or a Kami Turn (§1, §6)."""
     s.phase = POLITICAL
@@ -194,7 +194,7 @@ def _political(s: State, rng: Rng, log: Log) -> None:
     push(s, (T_MANDATE_TURN,) if kind == "M" else (T_KAMI, 0), (T_POLITICAL,))
 
 
-@task(T_CLEANUP, "cleanup")
+@task(T_CLEANUP)
 def _cleanup(s: State, rng: Rng, log: Log) -> None:
     """Seasonal Cleanup (§4.2): Coins and Ronin to the pile, worshippers home, the Mandates
     reshuffled; map figures, hostages and alliances stay (alliances end at the next Tea

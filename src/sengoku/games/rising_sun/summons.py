@@ -118,7 +118,7 @@ def _place_targets(s: State, seat: int, where: int, summon: bool) -> list[int]:
     return figures.stronghold_provinces(s, seat)
 
 
-@task(T_PLACE_ASK, "place_ask")
+@task(T_PLACE_ASK)
 def _place_ask(
     s: State, rng: Rng, log: Log, seat: int, what: int, where: int, summon: int, optional: int
 ) -> None:
@@ -168,7 +168,7 @@ def _place_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
 # ---------------------------------------------------------------------- after a Summon
 
 
-@task(T_AFTER_SUMMON, "after_summon")
+@task(T_AFTER_SUMMON)
 def _after_summon(s: State, rng: Rng, log: Log, seat: int) -> None:
     """The cards that fire once per Summon instance (rules §9.2, §12)."""
     if cards.copies(s, seat, "summon_top_honor_gain") and s.honor[0] == seat:
@@ -197,7 +197,7 @@ def _after_summon(s: State, rng: Rng, log: Log, seat: int) -> None:
     push(s, *tasks)
 
 
-@task(T_MONKEY_ASK, "monkey_ask")
+@task(T_MONKEY_ASK)
 def _monkey_ask(s: State, rng: Rng, log: Log, seat: int, card: int) -> None:
     if any(s.coins[q] for q in range(s.players) if q != seat):
         ask(s, D_MONKEY, seat, card)
@@ -231,7 +231,7 @@ def _monkey_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     honor.lose_honor(s, seat, params["honor"], log)
 
 
-@task(T_NINJA_ASK, "ninja_ask")
+@task(T_NINJA_ASK)
 def _ninja_ask(s: State, rng: Rng, log: Log, seat: int, card: int) -> None:
     if _bushi_on_map(s):
         ask(s, D_NINJA, seat, card)
@@ -270,7 +270,7 @@ def _ninja_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
 # ---------------------------------------------------------------------- entering Monsters
 
 
-@task(T_ENTER, "enter")
+@task(T_ENTER)
 def _enter(s: State, rng: Rng, log: Log, f: int) -> None:
     """Oni of Hate and Oni of Spite act when they enter a province (rules §9.2, §16.3.4)."""
     if s.kind[f] != MONSTER or not 0 <= s.loc[f] < figures.N_PROVINCES:
@@ -292,7 +292,7 @@ def _hate_victims(s: State, victim: int, p: int) -> list[int]:
     return [k for k in (BUSHI, SHINTO) if k in kinds]
 
 
-@task(T_HATE_KILL, "hate_kill")
+@task(T_HATE_KILL)
 def _hate_kill(s: State, rng: Rng, log: Log, owner: int, victim: int, p: int) -> None:
     kinds = _hate_victims(s, victim, p)
     if len(kinds) == 2:

@@ -31,7 +31,7 @@ def _targets(s: State, seat: int) -> list[int]:
     ]
 
 
-@task(T_TEA, "tea")
+@task(T_TEA)
 def _tea(s: State, rng: Rng, log: Log) -> None:
     s.phase = TEA
     if any(a >= 0 for a in s.ally):
@@ -42,7 +42,7 @@ def _tea(s: State, rng: Rng, log: Log) -> None:
     push(s, (T_TEA_ASK, s.order.index(s.holder)))
 
 
-@task(T_TEA_ASK, "tea_ask")
+@task(T_TEA_ASK)
 def _tea_ask(s: State, rng: Rng, log: Log, start: int) -> None:
     """The next clan clockwise from order position ``start`` that may still make an offer."""
     n = s.players

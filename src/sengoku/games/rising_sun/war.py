@@ -76,7 +76,7 @@ NO_MERCY = Choice("kill the losers")
 # ---------------------------------------------------------------------- start of War
 
 
-@task(T_WAR_START, "war_start")
+@task(T_WAR_START)
 def _war_start(s: State, rng: Rng, log: Log) -> None:
     s.phase = WAR
     wars = ", ".join(f"{i + 1} {PROVINCE_NAMES[p]}" for i, p in enumerate(s.war))
@@ -99,7 +99,7 @@ def _war_start(s: State, rng: Rng, log: Log) -> None:
     push(s, *tasks)
 
 
-@task(T_WAR_CARD, "war_card")
+@task(T_WAR_CARD)
 def _war_card(s: State, rng: Rng, log: Log, seat: int, c: int) -> None:
     card = CARDS[c]
     p = card.params
@@ -125,7 +125,7 @@ def _war_card(s: State, rng: Rng, log: Log, seat: int, c: int) -> None:
         push(s, (T_MOVE_ASK, seat, M_NAGINATA, 1))
 
 
-@task(T_KOI, "koi")
+@task(T_KOI)
 def _koi(s: State, rng: Rng, log: Log, seat: int) -> None:
     """Eddies in the Stream: Koi discards its Ronin and takes as many Coins (§2.3)."""
     n = s.ronin[seat]
@@ -144,7 +144,7 @@ def take_token(s: State, seat: int, p: int, log: Log, how: str) -> None:
     honor.gain_vp(s, seat, cards.total(s, seat, "token_vp", "vp"), log, "for Courage")
 
 
-@task(T_WAR_PROVINCE, "war_province")
+@task(T_WAR_PROVINCE)
 def _war_province(s: State, rng: Rng, log: Log) -> None:
     if s.war_next >= len(s.war):
         return
@@ -245,7 +245,7 @@ def _won_text(s: State, a: int, w: int) -> str:
     return f"{name(s, w)} wins {ADVANTAGE_NAMES[a]} with {coins_text(s.bids[w][a])} ({others})"
 
 
-@task(T_ADVANTAGE, "advantage")
+@task(T_ADVANTAGE)
 def _advantage(s: State, rng: Rng, log: Log, a: int) -> None:
     p = s.b_prov
     w = advantage_winner(s, a)
@@ -337,7 +337,7 @@ def _hostage_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
 # ---------------------------------------------------------------------- the outcome
 
 
-@task(T_OUTCOME, "outcome")
+@task(T_OUTCOME)
 def _outcome(s: State, rng: Rng, log: Log) -> None:
     """The most Force wins (a tie goes to Honor; if nobody has Force, the highest-Honor
     participant wins); every figure of the losers dies, except the winner's ally's."""
@@ -396,7 +396,7 @@ def _mercy_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
         _kill_losers(s, log)
 
 
-@task(T_SOULS, "souls")
+@task(T_SOULS)
 def _souls(s: State, rng: Rng, log: Log) -> None:
     """Oni of Souls: its owner won the Battle 'with it' (option ``won_with_figure``)."""
     w = s.b_winner
@@ -412,7 +412,7 @@ def _souls(s: State, rng: Rng, log: Log) -> None:
             honor.gain_vp(s, w, vp, log, f"for winning with {card.name}")
 
 
-@task(T_REPARATIONS, "reparations")
+@task(T_REPARATIONS)
 def _reparations(s: State, rng: Rng, log: Log) -> None:
     """The losers' bids are gone; the winner's bid Coins are shared equally among the losers,
     and the winner chooses who gets any odd Coins (§16.4)."""
@@ -464,7 +464,7 @@ def _reparation_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
         ask(s, D_REPARATION, seat, odd - 1)
 
 
-@task(T_BATTLE_END, "battle_end")
+@task(T_BATTLE_END)
 def _battle_end(s: State, rng: Rng, log: Log) -> None:
     s.b_prov = -1
     s.b_part = []

@@ -73,7 +73,7 @@ def set_bonus(s: State, seat: int) -> int:
     return bonus
 
 
-@task(T_WINTER, "winter")
+@task(T_WINTER)
 def _winter(s: State, rng: Rng, log: Log) -> None:
     s.phase = WINTER
     log.append(public("Winter: the final scoring"))
