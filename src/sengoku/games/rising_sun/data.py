@@ -95,6 +95,7 @@ class KamiFile(msgspec.Struct, frozen=True):
 
 
 class CardEntry(msgspec.Struct, frozen=True):
+    id: str
     name: str
     set: str
     season: str
@@ -117,9 +118,11 @@ class CardFile(msgspec.Struct, frozen=True):
 
 
 class Card(msgspec.Struct, frozen=True):
-    """One physical Season card (each copy is its own card, with its own index)."""
+    """One physical Season card (each copy is its own card, with its own index; copies share
+    their ``id``: set, Season and name, as ``"teapot.summer.way_of_the_merchant"``)."""
 
     index: int
+    id: str
     name: str
     set: str
     season: int
@@ -260,6 +263,7 @@ def load_data() -> RisingSunData:
             expanded.append(
                 Card(
                     index=len(expanded),
+                    id=entry.id,
                     name=entry.name,
                     set=entry.set,
                     season=SEASON_KEYS.index(entry.season),
@@ -368,7 +372,12 @@ def _check(d: RisingSunData, cards: CardFile) -> None:
         raise DataError("a Battle has 4 War Advantages (§8.3)")
     if cards.types != list(CARD_TYPES):
         raise DataError(f"card types are {CARD_TYPES}")
+    ids = [entry.id for entry in cards.cards]
+    if len(set(ids)) != len(ids):
+        raise DataError("every card entry has its own id")
     for entry in cards.cards:
+        if not entry.id.startswith(f"{entry.set}.{entry.season}."):
+            raise DataError(f"card {entry.name}: its id {entry.id!r} starts with set and Season")
         if entry.type not in CARD_TYPES:
             raise DataError(f"card {entry.name}: unknown type {entry.type!r}")
         if entry.set not in ("core", *SETS):
