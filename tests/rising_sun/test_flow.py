@@ -24,7 +24,6 @@ from .helpers import (
     has,
     honor,
     kami_turn,
-    legal,
     passive,
     play_until,
     put,
@@ -32,6 +31,7 @@ from .helpers import (
     select,
     table,
     to_act,
+    vp,
     war_in,
 )
 
@@ -375,15 +375,25 @@ def test_gifts_of_coins_and_ronin_in_the_tea_ceremony_and_political_phase() -> N
 
 
 def test_allies_get_each_others_bonus_and_stay_opponents_for_cards() -> None:
-    """rising_sun.md §4.2 (effects of an alliance), §6.1: the ally of the selector performs the
-    Bonus too; allies are still opponents for card effects (a Monkey takes from an ally)."""
+    """rising_sun.md §4.2 (effects of an alliance), §6.1: the selector's ally performs the Bonus
+    too, and a clan that is no ally does not; allies are still opponents for card effects
+    (Oni of Spite steals from an allied clan of higher Honor)."""
     m = table()
     ally(m, "Koi", "Turtle")
-    coins(m, Turtle=3)
+    coins(m, Turtle=3, Lotus=3)
     select(m, "Koi", "Marshal")
-    play_until(m, lambda m: to_act(m) == ["Turtle"] and "build" in " ".join(legal(m, "Turtle")))
+    assert to_act(m) == ["Turtle"]  # Lotus has nothing to move and no Bonus; Turtle builds
     act(m, "Turtle", "build a Stronghold in Oshu")
-    assert count(m, "Turtle", "Stronghold", "Oshu") == 1
+    assert count(m, "Turtle", "Stronghold", "Oshu") == 1 and m.to_act() == []
+    m = table(season_set="archway")
+    ally(m, "Koi", "Dragonfly")
+    give(m, "Dragonfly", "Oni of Spite", season_set="archway")
+    put(m, "Dragonfly", "Oni of Spite", "Kansai")
+    put(m, "Koi", "Bushi", "Kyoto")
+    m.state.vp[seat(m, "Koi")] = 4
+    select(m, "Lotus", "Marshal")
+    act(m, "Dragonfly", "move Oni of Spite from Kansai to Kyoto")
+    assert vp(m, "Koi") == 2 and vp(m, "Dragonfly") == 2
 
 
 def test_mandate_deck_and_clan_data_options_take_effect() -> None:
