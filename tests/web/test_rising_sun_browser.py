@@ -32,6 +32,8 @@ def test_a_rising_sun_match_from_the_lobby_to_the_first_mandate(
     expect(page.locator("label[for=opt-zero_bid_wins]")).to_have_text("A bid of 0 can win")
     page.select_option("#opt-clans", "fixed")  # seat 1 plays Koi, who opens the Tea Ceremony
     shot(page, "lobby")
+    page.locator("details.options summary").last.click()
+    page.fill("#new-seed", "3")
     page.click("#create-match")
     link = page.locator('a.join[data-seat="0"]')
     href = link.get_attribute("href") or ""
@@ -42,10 +44,13 @@ def test_a_rising_sun_match_from_the_lobby_to_the_first_mandate(
     assert "no alliance" in choices.all_inner_texts()
     expect(page.locator(".status")).to_contain_text("Your turn — tea · ")
     shot(page, "tea")
-    for _ in range(6):
-        if "no alliance" not in choices.all_inner_texts():
+    for _ in range(30):  # no alliance for us, whatever the bots offer
+        if '"phase": "political"' in page.locator("pre.raw-view").inner_text():
             break
-        page.get_by_role("button", name="no alliance").click()
+        texts = choices.all_inner_texts()
+        answer = next((t for t in texts if t == "no alliance" or t.startswith("refuse")), None)
+        if answer is not None:
+            page.get_by_role("button", name=answer, exact=True).click()
         page.wait_for_timeout(300)
     expect(page.locator("pre.raw-view")).to_contain_text('"phase": "political"')
     phone = open_page(browser, PHONE)
