@@ -5,15 +5,12 @@ reviewable diff. After a deliberate rules change, regenerate them with
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import sengoku
-from sengoku.core import Match, Rng
-from sengoku.sim import play_randomly
+from tests.golden import check_golden, golden_record, write_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -24,30 +21,18 @@ GAMES: dict[int, dict[str, Any]] = {
 }
 
 
-def play(players: int) -> Match:
-    """The recorded game: seed 2018 + players, random choices from Rng(players)."""
-    m = sengoku.new_match("rising_sun", players, seed=2018 + players, options=GAMES[players])
-    return play_randomly(m, Rng(players))
-
-
 def record(players: int) -> dict[str, Any]:
-    m = play(players)
-    rec = m.to_record()
-    rec["log"] = m.log(None)
-    return rec
+    """The recorded game: seed 2018 + players, random choices from Rng(players)."""
+    return golden_record("rising_sun", players, 2018 + players, GAMES[players])
 
 
 @pytest.mark.parametrize("players", sorted(GAMES))
 def test_golden_game_replays(players: int) -> None:
     """rising_sun.md §4, §14: a whole recorded game (set-up, three Seasons of Tea Ceremony,
     Mandates, Kami and War, then Winter) plays out unchanged, from its record and its seed."""
-    golden = json.loads((GOLDEN / f"random_{players}p.json").read_text(encoding="utf-8"))
-    replayed = Match.from_record(golden)
-    assert replayed.log(None) == golden["log"]
-    assert record(players) == golden
+    check_golden(GOLDEN / f"random_{players}p.json", record(players))
 
 
 if __name__ == "__main__":
     for n in sorted(GAMES):
-        text = json.dumps(record(n), indent=1, ensure_ascii=False) + "\n"
-        (GOLDEN / f"random_{n}p.json").write_text(text, encoding="utf-8")
+        write_golden(GOLDEN / f"random_{n}p.json", record(n))

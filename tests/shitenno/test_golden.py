@@ -4,42 +4,27 @@ change, regenerate them with ``python -m tests.shitenno.test_golden``."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import sengoku
-from sengoku.core import Match, Rng
-from sengoku.sim import play_randomly
+from tests.golden import check_golden, golden_record, write_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def play(players: int) -> Match:
-    """The recorded game: seed 2011 + players, random choices from Rng(players)."""
-    m = sengoku.new_match("shitenno", players, seed=2011 + players)
-    return play_randomly(m, Rng(players))
-
-
 def record(players: int) -> dict[str, Any]:
-    m = play(players)
-    rec = m.to_record()
-    rec["log"] = m.log(None)
-    return rec
+    """The recorded game: seed 2011 + players, random choices from Rng(players)."""
+    return golden_record("shitenno", players, 2011 + players)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_golden_game_replays(players: int) -> None:
     """shitenno.md §4: a whole recorded game (every rule section) plays out unchanged."""
-    golden = json.loads((GOLDEN / f"random_{players}p.json").read_text(encoding="utf-8"))
-    replayed = Match.from_record(golden)
-    assert replayed.log(None) == golden["log"]
-    assert record(players) == golden
+    check_golden(GOLDEN / f"random_{players}p.json", record(players))
 
 
 if __name__ == "__main__":
     for n in (2, 3, 4):
-        text = json.dumps(record(n), indent=1, ensure_ascii=False) + "\n"
-        (GOLDEN / f"random_{n}p.json").write_text(text, encoding="utf-8")
+        write_golden(GOLDEN / f"random_{n}p.json", record(n))
