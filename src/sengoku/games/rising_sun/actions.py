@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .data import load_data
-from .state import MONSTER_BASE
+from .state import KIND_NAMES, MONSTER_BASE
 
 _D = load_data()
 CLAN_NAMES = tuple(c.name for c in _D.clans)
@@ -26,7 +26,6 @@ KAMI_NAMES = tuple(k.name for k in _D.kami)
 MANDATE_NAMES = tuple(_D.game.mandates.names)
 ADVANTAGE_NAMES = tuple(_D.game.advantages.names)
 CARD_NAMES = tuple(c.name for c in _D.cards)
-_KINDS = ("Daimyo", "Shinto", "Bushi", "Monster", "Stronghold")
 TAKE_HOSTAGE_BID = 1
 
 # purposes of a Give
@@ -45,7 +44,7 @@ AT_KAMI = 20
 
 def what_name(what: int) -> str:
     """The name of a piece type: Daimyo, Shinto, Bushi, Stronghold, or a Monster's card name."""
-    return CARD_NAMES[what - MONSTER_BASE] if what >= MONSTER_BASE else _KINDS[what]
+    return CARD_NAMES[what - MONSTER_BASE] if what >= MONSTER_BASE else KIND_NAMES[what]
 
 
 def where_name(where: int) -> str:

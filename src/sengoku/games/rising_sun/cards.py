@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from .data import Card, load_data
-from .state import MONSTER, RESERVE, STRONGHOLD, State
+from .state import STRONGHOLD, State
 
 D = load_data()
 CARDS: tuple[Card, ...] = tuple(D.cards)
@@ -126,15 +126,3 @@ def strongholds_on_map(s: State, seat: int) -> int:
         for f in range(len(s.loc))
         if s.owner[f] == seat and s.kind[f] == STRONGHOLD and 0 <= s.loc[f] < 8
     )
-
-
-def monster_piece(s: State, seat: int, card: int) -> int:
-    """The piece of ``seat``'s Monster card ``card``."""
-    for f in range(len(s.card)):
-        if s.card[f] == card and s.kind[f] == MONSTER and s.owner[f] == seat:
-            return f
-    raise LookupError(f"no Monster piece for card {card}")
-
-
-def in_reserve(s: State, f: int) -> bool:
-    return s.loc[f] == RESERVE

@@ -81,12 +81,6 @@ def is_figure(s: State, f: int) -> bool:
     return s.kind[f] != STRONGHOLD
 
 
-def shinto_like(s: State, f: int) -> bool:
-    """A Shinto, or a Komainu, which counts as a Shinto (§9.1, FAQ)."""
-    kind = s.kind[f]
-    return kind == SHINTO or (kind == MONSTER and CARDS[s.card[f]].counts_as_shinto)
-
-
 def daimyo_like(s: State, f: int) -> bool:
     """A Daimyo, or a Yurei, which counts as a Daimyo for immunities (§9.1)."""
     kind = s.kind[f]
@@ -114,12 +108,6 @@ def reserve_of(s: State, seat: int) -> list[int]:
         for f, where in enumerate(s.loc)
         if where == RESERVE and s.owner[f] == seat and s.kind[f] != STRONGHOLD
     ]
-
-
-def has_reserve(s: State, seat: int, kind: int) -> bool:
-    return any(
-        s.loc[f] == RESERVE and s.owner[f] == seat and s.kind[f] == kind for f in range(len(s.loc))
-    )
 
 
 def strongholds_in_reserve(s: State, seat: int) -> int:

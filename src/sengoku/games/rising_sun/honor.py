@@ -138,11 +138,6 @@ def _track(s: State) -> str:
     return " > ".join(name(s, p) for p in s.honor)
 
 
-def track_text(s: State) -> str:
-    """The Honor track from the top, as text."""
-    return _track(s)
-
-
 # ---------------------------------------------------------------------- gains and events
 
 
