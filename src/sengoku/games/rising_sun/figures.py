@@ -62,6 +62,14 @@ def group(s: State, pieces: list[int]) -> str:
 
 def find(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> int:
     """The first piece of ``owner`` of type ``piece`` at ``loc`` (unmoved ones if asked)."""
+    f = first(s, owner, piece, loc, unmoved)
+    if f < 0:
+        raise LookupError(f"no {what_name(piece)} of seat {owner} at {loc}")
+    return f
+
+
+def first(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> int:
+    """Like :func:`find`, but -1 where there is no such piece."""
     kind = MONSTER if piece >= MONSTER_BASE else piece
     card = piece - MONSTER_BASE if piece >= MONSTER_BASE else -1
     for f in range(len(s.loc)):
@@ -73,7 +81,7 @@ def find(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> i
             and not (unmoved and s.moves[f])
         ):
             return f
-    raise LookupError(f"no {what_name(piece)} of seat {owner} at {loc}")
+    return -1
 
 
 def is_figure(s: State, f: int) -> bool:

@@ -63,18 +63,9 @@ TAKE_COIN = Choice("take 1 coin from the richest")
 TAKE_NO_COIN = Choice("take no coin")
 
 
-def piece_kind(what: int) -> int:
-    return MONSTER if what >= MONSTER_BASE else what
-
-
 def reserve_piece(s: State, seat: int, what: int) -> int:
     """A piece of type ``what`` in ``seat``'s Reserve, or -1."""
-    kind = piece_kind(what)
-    card = what - MONSTER_BASE if what >= MONSTER_BASE else -1
-    for f in range(len(s.loc)):
-        if s.loc[f] == RESERVE and s.owner[f] == seat and s.kind[f] == kind and s.card[f] == card:
-            return f
-    return -1
+    return figures.first(s, seat, what, RESERVE)
 
 
 def worships(what: int) -> bool:
