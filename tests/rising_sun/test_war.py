@@ -13,6 +13,7 @@ from sengoku.games.rising_sun.war import T_WAR_START
 
 from .helpers import (
     CLANS,
+    P,
     act,
     ally,
     coins,
@@ -110,6 +111,24 @@ def test_the_official_battle_example_step_by_step() -> None:
     assert has(m, "Lotus") == {"vp": 2, "coins": 0, "ronin": 3}  # Ronin are not spent
     assert count(m, "Turtle", "Oni of Skulls", "Reserve") == 0  # held hostage by Lotus
     assert m.to_act() == []
+    koi, lotus, turtle = seat(m, "Koi"), seat(m, "Lotus"), seat(m, "Turtle")
+    oni = m.view(None)["battles"][-1]["hostages"][0][2]
+    assert m.view(None)["battles"] == [  # the table's account of the Battle, for everyone
+        {
+            "season": 0,
+            "war": 1,
+            "province": P["Nagato"],
+            "participants": [koi, lotus, turtle],
+            "bids": [[0, 0, 0, 3], [1, 1, 2, 1], [0, 1, 1, 0]],
+            "advantages": [lotus, lotus, lotus, koi],
+            "forces": [2, 3, 1],
+            "winner": lotus,
+            "killed": 3,
+            "hostages": [[lotus, turtle, oni]],
+            "reparations": [2, 0, 3],
+        }
+    ]
+    assert m.view(None)["battle"]["province"] == -1
 
 
 def test_bids_stay_secret_until_the_last_participant_has_bid() -> None:

@@ -11,6 +11,8 @@ and runs until one of them needs a decision, which it leaves in ``pending``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from sengoku.core import LogEntry
 
 from .data import Board
@@ -87,6 +89,29 @@ DECISION_NAMES = (
     "reparation",
 )
 
+
+class BattleRecord(NamedTuple):
+    """A Battle once fought, for the table to show how it went (public once the bids are shown).
+
+    ``bids[i]``, ``forces[i]`` and ``reparations[i]`` belong to ``participants[i]``;
+    ``advantages`` holds the winner of each War Advantage in the rules' order (-1: nobody);
+    ``forces`` counts hired Ronin; ``hostages`` are (captor, owner, piece type) triples with
+    types as actions name them; ``reparations`` are the Coins each participant received.
+    """
+
+    season: int
+    war: int
+    province: int
+    participants: tuple[int, ...]
+    bids: tuple[tuple[int, ...], ...]
+    advantages: tuple[int, ...]
+    forces: tuple[int, ...]
+    winner: int
+    killed: int
+    hostages: tuple[tuple[int, int, int], ...]
+    reparations: tuple[int, ...]
+
+
 # where a D_PLACE may put its piece
 W_STRONGHOLD, W_ANY, W_SHRINE = range(3)
 # what a D_MOVE is for
@@ -100,13 +125,17 @@ class State:
         "agenda",
         "alliance_seasons",
         "ally",
+        "b_adv",
+        "b_force",
         "b_hired",
         "b_killed",
         "b_part",
         "b_prov",
         "b_souls",
         "b_start_coins",
+        "b_taken",
         "b_winner",
+        "battles",
         "bid_done",
         "bids",
         "board",
@@ -210,6 +239,10 @@ class State:
     b_souls: list[int]
     b_start_coins: list[int]
     b_winner: int
+    b_adv: list[int]
+    b_force: list[int]
+    b_taken: list[list[int]]
+    battles: list[BattleRecord]
     ev_open: bool
     ev_before: list[int]
     ev_vp: list[bool]
@@ -273,6 +306,10 @@ class State:
         s.b_souls = self.b_souls.copy()
         s.b_start_coins = self.b_start_coins.copy()
         s.b_winner = self.b_winner
+        s.b_adv = self.b_adv.copy()
+        s.b_force = self.b_force.copy()
+        s.b_taken = [x.copy() for x in self.b_taken]
+        s.battles = self.battles.copy()
         s.ev_open = self.ev_open
         s.ev_before = self.ev_before.copy()
         s.ev_vp = self.ev_vp.copy()
@@ -338,6 +375,10 @@ def blank_state(players: int, options: RisingSunOptions, settings: Settings, boa
     s.b_souls = []
     s.b_start_coins = [0] * players
     s.b_winner = -1
+    s.b_adv = []
+    s.b_force = []
+    s.b_taken = []
+    s.battles = []
     s.ev_open = False
     s.ev_before = [0] * players
     s.ev_vp = [False] * players

@@ -30,6 +30,7 @@ from .state import (
     SEASON_NAMES,
     WAR,
     WINTER,
+    BattleRecord,
     State,
     blank_state,
 )
@@ -107,7 +108,11 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
             "souls": s.b_souls.copy(),
             "start_coins": s.b_start_coins.copy(),
             "winner": s.b_winner,
+            "advantages": s.b_adv.copy(),
+            "forces": s.b_force.copy(),
+            "taken": [x.copy() for x in s.b_taken],
         },
+        "battles": [_battle_json(r) for r in s.battles],
         "event": {
             "open": s.ev_open,
             "before": s.ev_before.copy(),
@@ -118,6 +123,21 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "breakdown": [b.copy() for b in s.breakdown],
     }
     return v
+
+
+def _battle_json(r: BattleRecord) -> dict[str, Any]:
+    return {
+        k: [list(x) if isinstance(x, tuple) else x for x in v] if isinstance(v, tuple) else v
+        for k, v in r._asdict().items()
+    }
+
+
+def _battle_record(r: dict[str, Any]) -> BattleRecord:
+    fields: dict[str, Any] = {
+        k: tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
+        for k, v in r.items()
+    }
+    return BattleRecord(**fields)
 
 
 def determinize(v: dict[str, Any], rng: Rng) -> State:
@@ -169,6 +189,10 @@ def determinize(v: dict[str, Any], rng: Rng) -> State:
     s.b_souls = list(b["souls"])
     s.b_start_coins = list(b["start_coins"])
     s.b_winner = b["winner"]
+    s.b_adv = list(b["advantages"])
+    s.b_force = list(b["forces"])
+    s.b_taken = [list(x) for x in b["taken"]]
+    s.battles = [_battle_record(r) for r in v["battles"]]
     s.bids = [
         list(x) if x is not None else _sample_bids(s, q, rng) for q, x in enumerate(b["bids"])
     ]

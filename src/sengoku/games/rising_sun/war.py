@@ -53,6 +53,7 @@ from .state import (
     SEPPUKU,
     TAKE_HOSTAGE,
     WAR,
+    BattleRecord,
     State,
 )
 
@@ -182,6 +183,9 @@ def _begin_battle(s: State, p: int, here: list[int], title: str, log: Log) -> No
     ]
     s.b_start_coins = s.coins.copy()
     s.b_winner = -1
+    s.b_adv = [-1] * len(ADVANTAGE_NAMES)
+    s.b_force = []
+    s.b_taken = []
     force = figures.forces(s, p, True, here)
     sides = ", ".join(
         f"{name(s, q)} ({force[q]} Force, {coins_text(s.coins[q])}, {s.ronin[q]} Ronin)"
@@ -249,6 +253,7 @@ def _won_text(s: State, a: int, w: int) -> str:
 def _advantage(s: State, rng: Rng, log: Log, a: int) -> None:
     p = s.b_prov
     w = advantage_winner(s, a)
+    s.b_adv[a] = w
     if w < 0:
         log.append(public(f"nobody wins {ADVANTAGE_NAMES[a]}: every bid was 0"))
         return
@@ -328,6 +333,7 @@ def _hostage_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
     owner = s.clan.index(action.clan)
     f = figures.find(s, owner, action.what, s.b_prov)
     s.loc[f] = HOSTAGE + seat
+    s.b_taken.append([seat, owner, action.what])
     stolen = honor.steal_vp(s, seat, owner, 1, log, "")
     took = f"{name(s, seat)} takes {figures.describe(s, f)} hostage from {PROVINCE_NAMES[s.b_prov]}"
     log.append(public(took + (f" and steals {stolen} VP" if stolen else "")))
@@ -351,6 +357,7 @@ def _outcome(s: State, rng: Rng, log: Log) -> None:
     else:
         w = honor.best(s, s.b_part)
     s.b_winner = w
+    s.b_force = [force[q] for q in s.b_part]
     others = ", ".join(f"{name(s, q)} {force[q]}" for q in s.b_part if q != w)
     log.append(
         public(
@@ -464,8 +471,36 @@ def _reparation_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
         ask(s, D_REPARATION, seat, odd - 1)
 
 
+def _repaid(s: State) -> tuple[int, ...]:
+    """The Coins each participant received as War Reparations in this Battle."""
+    w = s.b_winner
+    losers = [
+        q for q in s.b_part if q != w and (s.options.allied_loser_reparations or s.ally[w] != q)
+    ]
+    share = sum(s.bids[w]) // len(losers) if losers else 0
+    return tuple((share if q in losers else 0) + (1 if q in s.picked else 0) for q in s.b_part)
+
+
 @task(T_BATTLE_END)
 def _battle_end(s: State, rng: Rng, log: Log) -> None:
+    s.battles.append(
+        BattleRecord(
+            season=s.season,
+            war=s.war_next,
+            province=s.b_prov,
+            participants=tuple(s.b_part),
+            bids=tuple(tuple(s.bids[q]) for q in s.b_part),
+            advantages=tuple(s.b_adv),
+            forces=tuple(s.b_force),
+            winner=s.b_winner,
+            killed=s.b_killed,
+            hostages=tuple((c, o, w) for c, o, w in s.b_taken),
+            reparations=_repaid(s),
+        )
+    )
+    s.b_adv = []
+    s.b_force = []
+    s.b_taken = []
     s.b_prov = -1
     s.b_part = []
     s.bids = [[] for _ in range(s.players)]
