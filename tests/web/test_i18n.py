@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from sengoku.core import available_games, describe_options, get_game
+from sengoku.games.rising_sun.state import KIND_NAMES
+from sengoku.games.rising_sun.state import SEASON_NAMES as RISING_SUN_SEASONS
 from sengoku.games.shitenno.state import Phase
 from sengoku.games.shogun.data import ACTIONS
 from sengoku.games.shogun.state import PHASE_NAMES, SEASONS
@@ -106,6 +108,30 @@ def test_shitenno_phases_have_their_text() -> None:
     """shitenno.md §4: every phase the board can be in is described."""
     keys = {f"shitenno.phase.{p.name.lower()}" for p in Phase}
     assert sorted(keys - set(catalog("shitenno", "en"))) == []
+
+
+def test_rising_sun_cards_have_their_text() -> None:
+    """rising_sun.md §9, §15.5: every Season card's name and type has its text, and every
+    effect key of the card data its description, whose placeholders are parameters of every
+    card with that effect."""
+    english = catalog("rising_sun", "en")
+    cards = get_game("rising_sun").client_data()["cards"]
+    keys = {f"rising_sun.card.{c['name']}" for c in cards}
+    keys |= {f"rising_sun.cardtype.{c['type']}" for c in cards}
+    keys |= {f"rising_sun.effect.{c['effect']}" for c in cards}
+    assert sorted(keys - set(english)) == []
+    for card in cards:
+        used = set(PLACEHOLDER.findall(english[f"rising_sun.effect.{card['effect']}"]))
+        assert used <= set(card["params"]), (card["id"], sorted(used - set(card["params"])))
+    # the English is the name the engine writes (the log's words are keyed by it)
+    assert [c["name"] for c in cards if english[f"rising_sun.card.{c['name']}"] != c["name"]] == []
+
+
+def test_rising_sun_terms_have_their_text() -> None:
+    """rising_sun.md §1, §4: the seasons and the kinds of piece the board and the log name."""
+    keys = {f"rising_sun.season.{s}" for s in RISING_SUN_SEASONS}
+    keys |= {f"rising_sun.kind.{k}" for k in KIND_NAMES}
+    assert sorted(keys - set(catalog("rising_sun", "en"))) == []
 
 
 def test_every_bot_level_has_its_text() -> None:
