@@ -1,63 +1,349 @@
-"""Rising Sun in the browser, until its own board lands: the lobby offers it with its options
-in the reader's language, and a match is played through the generic renderer's buttons."""
+"""Rising Sun in the browser: whole games played by clicking the table's choices.
+
+Every choice is a real button carrying its action's notation in ``data-notation``; the bid
+composer stands for every ``bid`` of the step asked (``data-covers``) and sends the whole
+split; the controls carry the update's number in ``data-number``, which the tests wait on
+instead of sleeping. A second WebSocket connection of the same seat (``Client``) gives the
+server's view and legal actions to compare the page with.
+"""
 
 from __future__ import annotations
 
+import json
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from tests.server.harness import Server
+from tests.server.harness import Client, Server
 from tests.web.conftest import PHONE, open_page
 
+CONTROLS = ".rs-controls"
+OVER = ".scores:not([hidden])"
+SEED = 5  # 4 players: the person plays Lotus, and meets the bots in Battle
 Shot = Callable[[Page, str], Path]
+GIFT = re.compile(r"^give 1 (coin|ronin) to ")
 
 
-def test_a_rising_sun_match_from_the_lobby_to_the_first_mandate(
-    server: Server, page: Page, browser: Browser, shot: Shot
-) -> None:
-    """rising_sun.md §4.1, §4.2: the lobby offers Rising Sun for 3 to 5 players with every
-    option labelled; a person and two bots start a match, the person's page lists the Tea
-    Ceremony's choices as buttons, and answering them reaches the Political Phase."""
+def console_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def notations(page: Page) -> list[str]:
+    """The notations the choices panel offers: one per button, and each bid the composer
+    stands for."""
+    buttons = page.locator(f"{CONTROLS} [data-notation]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.notation)"
+    )
+    covered = page.locator(f"{CONTROLS} [data-covers]").evaluate_all(
+        "nodes => nodes.flatMap(n => JSON.parse(n.dataset.covers))"
+    )
+    return [str(n) for n in [*buttons, *covered]]
+
+
+def check_no_overflow(page: Page) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+
+
+def welcome_or_update(number: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m["type"] in ("welcome", "update") and m["number"] >= number
+
+
+class Player:
+    """Plays one seat through its page: varied choices, all by clicking, never a gift."""
+
+    def __init__(self, page: Page, seed: int = 0) -> None:
+        self.page = page
+        self.rng = random.Random(seed)
+        self.decisions: list[str] = []
+
+    def state(self) -> tuple[str, int] | None:
+        """(decision, number) of the choices shown now, or None once the game is over."""
+        found = self.page.wait_for_function(
+            """() => {
+              if (document.querySelector('.scores:not([hidden])')) return 'over';
+              const c = document.querySelector('.rs-controls');
+              return c ? `${c.dataset.decision}|${c.dataset.number}` : null;
+            }""",
+            timeout=60_000,
+        ).json_value()
+        if found == "over":
+            return None
+        decision, number = str(found).split("|")
+        return decision, int(number)
+
+    def choose(self, decision: str) -> None:
+        """Click one choice: a split with some Coins on each Advantage when bidding, else a
+        random button that is no gift."""
+        self.decisions.append(decision)
+        page = self.page
+        if decision == "bid":
+            plus = page.locator(f"{CONTROLS} .rs-bid-set button:has-text('+')")
+            for _ in range(self.rng.randrange(4)):
+                enabled = [i for i in range(plus.count()) if plus.nth(i).is_enabled()]
+                if enabled:
+                    plus.nth(self.rng.choice(enabled)).click()
+            battle = page.locator(f"{CONTROLS} .rs-bid").get_attribute("data-battle")
+            page.click("#rs-send-bids")
+            page.wait_for_function(  # the four steps are sent one by one
+                "key => !document.querySelector(`.rs-bid[data-battle='${key}']`)", arg=battle
+            )
+            return
+        buttons = page.locator(f"{CONTROLS} button.rs-act")
+        texts = buttons.evaluate_all("nodes => nodes.map(n => n.dataset.notation)")
+        choices = [i for i, n in enumerate(texts) if not GIFT.match(n)] or list(range(len(texts)))
+        buttons.nth(self.rng.choice(choices)).click()
+
+    def wait_past(self, number: int) -> None:
+        """Wait until the page shows a later update than ``number`` (or the end)."""
+        self.page.wait_for_function(
+            "n => !document.querySelector('.rs-controls') || "
+            "Number(document.querySelector('.rs-controls').dataset.number) > n",
+            arg=number,
+            timeout=60_000,
+        )
+
+
+def start_from_lobby(page: Page, server: Server) -> tuple[str, str]:
+    """Create a 4-player match in the lobby (seats 2-4 easy bots) and follow the first
+    seat's link; returns the match's id and the seat's token."""
     page.goto(server.base + "/")
     page.select_option("#new-game", "rising_sun")
-    page.select_option("#new-players", "3")
-    expect(page.locator(".seat-kind")).to_have_count(3)
-    for seat in (1, 2):
+    page.select_option("#new-players", "4")
+    expect(page.locator(".seat-kind")).to_have_count(4)
+    for seat in (1, 2, 3):
         page.locator(".seat-kind").nth(seat).select_option("easy")
     page.locator("details.options summary").first.click()
     expect(page.locator("label[for=opt-season_set]")).to_have_text("Season card set")
-    expect(page.locator("label[for=opt-zero_bid_wins]")).to_have_text("A bid of 0 can win")
-    page.select_option("#opt-clans", "fixed")  # seat 1 plays Koi, who opens the Tea Ceremony
-    shot(page, "lobby")
     page.locator("details.options summary").last.click()
-    page.fill("#new-seed", "3")
+    page.fill("#new-seed", str(SEED))
     page.click("#create-match")
     link = page.locator('a.join[data-seat="0"]')
     href = link.get_attribute("href") or ""
-    assert re.search(r"/play/[\w-]+#token=", href), href
+    found = re.search(r"/play/([\w-]+)#token=(.+)$", href)
+    assert found, href
     link.click()
-    choices = page.locator("button.choice")
-    expect(choices.first).to_be_visible()
-    assert "no alliance" in choices.all_inner_texts()
-    expect(page.locator(".status")).to_contain_text("Your turn — tea · ")
-    shot(page, "tea")
-    for _ in range(30):  # no alliance for us, whatever the bots offer
-        if '"phase": "political"' in page.locator("pre.raw-view").inner_text():
-            break
-        texts = choices.all_inner_texts()
-        answer = next((t for t in texts if t == "no alliance" or t.startswith("refuse")), None)
-        if answer is not None:
-            page.get_by_role("button", name=answer, exact=True).click()
-        page.wait_for_timeout(300)
-    expect(page.locator("pre.raw-view")).to_contain_text('"phase": "political"')
+    return found.group(1), found.group(2)
+
+
+def check_board(page: Page, view: dict[str, Any]) -> None:
+    """The map, the shrines and the clans' screens show what the view holds: each clan's
+    Force in each province, its Shinto on each shrine, its VP, Coins and Ronin."""
+    names = [p["name"] for p in page_data(page)["provinces"]]
+    for p, name in enumerate(names):
+        tile = page.locator(f".rs-prov[data-province='{name}']")
+        shown = {
+            int(seat): int(force)
+            for seat, force in tile.locator(".rs-row").evaluate_all(
+                "rows => rows.map(r => [r.dataset.seat, "
+                "r.querySelector('.rs-force-text').textContent])"
+            )
+        }
+        present = {q for q, _, _, loc, _ in view["pieces"] if loc == p}
+        assert shown == {q: view["force"][p][q] for q in present}, name
+    for slot in range(4):  # SHRINE + slot
+        chips = page.locator(".rs-shrine").nth(slot).locator(".rs-chip").all_inner_texts()
+        shinto = [q for q, _, _, loc, _ in view["pieces"] if loc == 8 + slot]
+        assert sum(int(c.rsplit("\u00d7", 1)[1]) for c in chips) == len(shinto), slot
+    for seat in range(view["players"]):
+        screen = page.locator(f".rs-clan[data-seat='{seat}']")
+        vp = view["final"][seat] if view["final"] else view["vp"][seat]
+        expect(screen.locator(".rs-vp-total b")).to_have_text(str(vp))
+        stats = screen.locator(".rs-stat b").all_inner_texts()
+        assert stats == [str(view["coins"][seat]), str(view["ronin"][seat])], seat
+
+
+def page_data(page: Page) -> dict[str, Any]:
+    data: dict[str, Any] = page.evaluate(
+        "fetch('/api/games/rising_sun').then(r => r.json()).then(g => g.data)"
+    )
+    return data
+
+
+def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
+    page: Page, browser: Browser, server: Server, shot: Shot
+) -> None:
+    """A whole 4-player game against three bots, played by clicking: the Tea Ceremony
+    (rising_sun.md §4.2), the Mandates and Kami turns of the Political Phase (§6, §7), the
+    War Phase's secret bids and Battles (§8.2, §8.3) and the Winter scoring (§10). At every
+    decision the choices are exactly the seat's legal actions; after each Season the board
+    agrees with the server's view; the final scores and their breakdown are the server's.
+    Then the same seat on a phone (no sideways scroll) and in Japanese after a reload."""
+    errors = console_errors(page)
+    match_id, token = start_from_lobby(page, server)
+    client: Client = server.client(match_id, token)
+    player = Player(page, SEED)
+    shots = {
+        "offer": "tea",
+        "answer": "alliance-offer",
+        "keep": "mandate",
+        "announce": "lotus-announce",
+        "recruit": "recruit",
+        "move": "marshal",
+        "buy": "train",
+        "betray": "betray",
+        "bid": "secret-bids",
+        "hostage": "hostage",
+        "seppuku": "seppuku",
+    }
+    season = "spring"
+    seasons_checked: list[str] = []
+    phone_done = False
+    try:
+        while (state := player.state()) is not None:
+            decision, number = state
+            message = client.until(welcome_or_update(number))
+            assert message["number"] == number
+            view = message["view"]
+            if view["season"] != season:
+                check_board(page, view)
+                seasons_checked.append(season)
+                season = view["season"]
+            legal = sorted(a["notation"] for a in message["legal"])
+            assert sorted(notations(page)) == legal, decision
+            if decision in shots:
+                shot(page, shots.pop(decision))
+            if decision == "bid" and not phone_done:
+                phone_done = True
+                phone = open_page(browser, PHONE)
+                phone.goto(page.url)
+                expect(phone.locator(".rs-bid")).to_be_visible()
+                check_no_overflow(phone)
+                shot(phone, "secret-bids-phone")
+                phone.context.close()
+            player.choose(decision)
+            player.wait_past(number)
+        final = client.until(lambda m: m["type"] == "update" and m.get("outcome") is not None)
+    finally:
+        client.close()
+    assert seasons_checked == ["spring", "summer"], seasons_checked
+    assert {"offer", "keep", "bid"} <= set(player.decisions), player.decisions
+
+    expect(page.locator(".rs-final")).to_be_visible()
+    check_board(page, final["view"])
+    shot(page, "winter-scoring")
+    outcome = server.get(f"/api/matches/{match_id}").json()["outcome"]
+    rows = page.locator(".scores table:not(.rs-final)").first.locator("tbody tr")
+    expect(rows).to_have_count(4)
+    shown = [int(rows.nth(i).locator("td").nth(2).inner_text()) for i in range(4)]
+    assert shown == [outcome["scores"][seat] for seat in outcome["ranking"]]
+    breakdown = final["view"]["breakdown"]
+    for row in page.locator(".rs-final tbody tr").all():
+        seat = int(row.get_attribute("data-seat") or -1)
+        cells = [int(x) for x in row.locator("td.num").all_inner_texts()]
+        assert cells == [*breakdown[seat], outcome["scores"][seat]], seat
+
     phone = open_page(browser, PHONE)
-    phone.goto(href)
-    expect(phone.locator("pre.raw-view")).to_be_visible()
-    shot(phone, "phone")
+    phone.goto(page.url)
+    expect(phone.locator(".rs-final")).to_be_visible()
+    check_no_overflow(phone)
+    shot(phone, "winter-scoring-phone")
     phone.context.close()
-    page.select_option("#lang", "ja")
-    expect(page.locator("html")).to_have_attribute("lang", "ja")
-    expect(page.get_by_role("button", name="ルール")).to_be_visible()  # the rules help
+
+    page.evaluate("localStorage.setItem('sengoku.lang', 'ja')")
+    page.reload()
+    expect(page.locator(".rs-players h2")).to_contain_text("氏族")
+    expect(page.locator(".rs-prov[data-province='Kyoto'] .rs-prov-name")).to_have_text("京都")
+    expect(page.locator(".rs-final thead")).to_contain_text("合計")
+    expect(page.locator(".log-lines")).to_contain_text("最終得点")
+    shot(page, "winter-scoring-ja")
+    assert not errors, errors
+
+
+def frames_of(page: Page) -> list[str]:
+    """Every WebSocket frame the page receives from now on."""
+    frames: list[str] = []
+
+    def watch(ws: WebSocket) -> None:
+        ws.on("framereceived", lambda payload: frames.append(str(payload)))
+
+    page.on("websocket", watch)
+    return frames
+
+
+def play_until_they_fight(clients: list[Client], rng: random.Random) -> dict[str, Any]:
+    """Both people play at random (no gifts) through their connections until a Battle in
+    which both bid; returns the update that asks them."""
+    while True:
+        for client in clients:
+            client.drain(0.05)
+        for client in clients:
+            latest = client.latest
+            assert latest is not None and latest.get("outcome") is None, "no Battle between them"
+            battle = latest["view"]["battle"]
+            both_bid = all(c.latest and c.latest["legal"] for c in clients)
+            fighting = {0, 1} <= set(battle["participants"])
+            if latest["view"]["decision"] == "bid" and both_bid and fighting:
+                return latest
+        mover = next((c for c in clients if c.latest and c.latest["legal"]), None)
+        if mover is None:
+            clients[0].recv()
+            continue
+        assert mover.latest is not None
+        legal = mover.latest["legal"]
+        pick = [a for a in legal if not GIFT.match(a["notation"])] or legal
+        action = rng.choice(pick)
+        number = mover.latest["number"]
+        answer = mover.act({"name": action["name"], "args": action["args"]})
+        assert answer["type"] == "accepted", answer
+        if mover.latest["number"] <= number:  # the update may come before or after the answer
+            mover.until(welcome_or_update(number + 1))
+
+
+def test_two_people_fight_a_battle_and_neither_sees_the_others_split(
+    browser: Browser, server: Server, shot: Shot
+) -> None:
+    """rising_sun.md §8.3: the split of Coins over the War Advantages is secret and
+    simultaneous. Two people in two browsers meet in a Battle; while one has bid and the other
+    has not, neither page shows the other's bids, nor does any WebSocket frame either page
+    received carry them; once both have bid, both pages show every bid and who won each
+    Advantage."""
+    made = server.create("rising_sun", 3, ["human", "human", "random"], seed=2)
+    tokens = [made["seats"][q]["token"] for q in range(2)]
+    clients = [server.client(made["id"], token) for token in tokens]
+    try:
+        for client in clients:
+            client.until(welcome_or_update(0))
+        asked = play_until_they_fight(clients, random.Random(4))
+    finally:
+        for client in clients:
+            client.close()
+    pages = [open_page(browser) for _ in range(2)]
+    frames = [frames_of(p) for p in pages]
+    for p, q in zip(pages, range(2), strict=True):
+        p.goto(made["seats"][q]["join_url"])
+        expect(p.locator(".rs-bid")).to_be_visible()
+    clans = asked["view"]["clans"]
+    first, second = pages
+    plus = first.locator(".rs-bid-row").nth(3).locator("button:has-text('+')")
+    for _ in range(min(2, asked["view"]["coins"][0])):
+        plus.click()
+    expect(first.locator(".rs-bid-total")).to_contain_text(
+        f"Bid {min(2, asked['view']['coins'][0])} of"
+    )
+    first.click("#rs-send-bids")
+    expect(second.locator(".rs-battle-table")).to_contain_text("✓")  # the first has bid
+    expect(first.locator(".rs-bid")).to_have_count(0)
+    shot(first, "bid-sent")
+    shot(second, "other-waits")
+    column = second.locator(".rs-battle-live tbody tr.advantage td:nth-child(2)")
+    assert column.all_inner_texts() == ["✓"] * 4  # the first's bids, not their numbers
+    for frame in frames[1]:  # everything the second page was sent so far
+        message = json.loads(frame)
+        if "view" in message:
+            assert message["view"]["battle"]["bids"][0] is None
+        assert f"{clans[0]} bids" not in frame
+    assert any(f"{clans[0]} bids" in frame for frame in frames[0])  # its own, private line
+    second.click("#rs-send-bids")
+    for p in pages:
+        expect(p.locator(".rs-battle-table td.won:visible").first).to_be_visible()
+    shot(second, "bids-revealed")
+    for p in pages:
+        assert not p.errors, p.errors  # type: ignore[attr-defined]
+        p.context.close()
