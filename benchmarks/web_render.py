@@ -1,13 +1,13 @@
 """The browser UI's weight and speed: Debian's Chromium (Playwright) against a real server.
 
 Run ``python benchmarks/web_render.py`` (or ``--steps 200 --json``). It starts
-``python -m sengoku serve`` on a fresh SQLite file (as the tests do) and, for Shogun (4
-players) and Shitenno (4 players):
+``python -m sengoku serve`` on a fresh SQLite file (as the tests do) and, for Shogun,
+Shitenno and Rising Sun (4 players each):
 
 - opens a seat's page of a new match (the person against three ``easy`` bots) in a fresh
   browser context and reports the requests and bytes the page loaded (uncompressed bodies)
   and the time from navigation until the board is drawn (the 45 provinces of the Shogun map,
-  the 8 Shitenno provinces);
+  the 8 Shitenno and the 8 Rising Sun provinces);
 - plays a bots-only match (``random`` bots) to the end and steps through its replay, one move
   per key press, ``--steps`` times: the mean and 90th percentile of the time from the key press
   until the page shows the next move (the server replays the record to that move, the page
@@ -37,7 +37,11 @@ from tests.server.harness import Server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-BOARD = {"shogun": ("svg.map path.province", 45), "shitenno": (".sh-prov-name", 8)}
+BOARD = {
+    "shogun": ("svg.map path.province", 45),
+    "shitenno": (".sh-prov-name", 8),
+    "rising_sun": (".rs-prov", 8),
+}
 
 
 def first_board(page: Page, url: str, game: str) -> dict[str, Any]:
@@ -98,7 +102,7 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            for game, options in (("shogun", {"years": 1}), ("shitenno", {})):
+            for game, options in (("shogun", {"years": 1}), ("shitenno", {}), ("rising_sun", {})):
                 made = server.create(game, 4, ["human", "easy", "easy", "easy"], seed=3)
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
                 row = first_board(context.new_page(), made["seats"][0]["join_url"], game)
