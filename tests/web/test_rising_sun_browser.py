@@ -239,6 +239,12 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
         cells = [int(x) for x in row.locator("td.num").all_inner_texts()]
         assert cells == [*breakdown[seat], outcome["scores"][seat]], seat
 
+    clan = final["view"]["clans"][0]
+    page.select_option(".log-who", "0")  # the log's filter finds the lines naming our clan
+    lines = page.locator(".log-lines li").evaluate_all("nodes => nodes.map(n => n.title)")
+    assert lines and all(clan in line for line in lines), lines[:5]
+    page.select_option(".log-who", "")
+
     phone = open_page(browser, PHONE)
     phone.goto(page.url)
     expect(phone.locator(".rs-final")).to_be_visible()

@@ -60,7 +60,7 @@ export function matchPage(root, matchId, replay) {
       oninput: e => { logFilter.text = e.target.value; drawLog(); } });
     const whoSelect = h("select", { class: "log-who", "aria-label": t("ui.log.who"), onchange: e => { logFilter.who = e.target.value; drawLog(); } },
       h("option", { value: "" }, t("ui.log.everyone")),
-      ...colours.map(c => h("option", { value: c.key, selected: logFilter.who === c.key }, c.name)));
+      ...colours.map((c, seat) => h("option", { value: String(seat), selected: logFilter.who === String(seat) }, c.name)));
     const logBox = h("section", { class: "log" }, h("div", { class: "log-head" }, h("h2", {}, t("ui.log.title")), filterInput, whoSelect), ui.log);
     ui.replayBar = replay ? replayBar() : null;
     root.replaceChildren(h("div", { class: `match game-${info.game}` },
@@ -82,10 +82,18 @@ export function matchPage(root, matchId, replay) {
     if (last) draw();
   }
 
+  /** The word the engine's log names a seat by: its colour, or what the game says
+   *  (`logName(seat, view)`: Rising Sun names clans). */
+  function logName(seat) {
+    const named = module.logName && last ? module.logName(seat, last.view) : null;
+    return named || module.seatColours(info.players)[seat].key;
+  }
+
   function drawLog() {
     const needle = logFilter.text.toLowerCase();
+    const who = logFilter.who === "" ? null : logName(Number(logFilter.who));
     const shown = logLines.filter(([text]) => (!needle || text.toLowerCase().includes(needle) || ctx.translateLog(text).toLowerCase().includes(needle))
-      && (!logFilter.who || text.includes(logFilter.who)));
+      && (!who || text.includes(who)));
     const atBottom = ui.log.scrollHeight - ui.log.scrollTop - ui.log.clientHeight < 30;
     ui.log.replaceChildren(...shown.slice(-400).map(([text, fresh]) => h("li", { class: fresh ? "fresh" : null, title: text }, ctx.translateLog(text))));
     if (atBottom) ui.log.scrollTop = ui.log.scrollHeight;

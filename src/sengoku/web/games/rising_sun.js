@@ -53,6 +53,11 @@ const clanOf = (view, seat) => view.clans?.[seat] ?? null;
 const clanCss = (view, seat) => CLAN_CSS[clanOf(view, seat)] || SEAT_CSS[seat];
 const clanText = (view, seat) => (clanOf(view, seat) ? tOr(`rising_sun.clan.${clanOf(view, seat)}`, clanOf(view, seat)) : t(`rising_sun.colour.${SEATS[seat]}`));
 
+/** The log names a seat by its clan once the clans are chosen. */
+export function logName(seat, view) {
+  return clanOf(view, seat);
+}
+
 export function phaseText(view, tr = t) {
   if (!view?.phase) return "";
   const season = view.phase === "clans" ? "" : tr(`rising_sun.season.${view.season}`);
