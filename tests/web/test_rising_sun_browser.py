@@ -207,6 +207,8 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
                 season = view["season"]
             legal = sorted(a["notation"] for a in message["legal"])
             assert sorted(notations(page)) == legal, decision
+            if decision == "announce":  # Lotus sees its own face-down tile (§6.1)
+                expect(page.locator(CONTROLS)).to_contain_text("Your tile lies face down")
             if decision in shots:
                 shot(page, shots.pop(decision))
             if decision == "bid" and not phone_done:
@@ -223,7 +225,7 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
     finally:
         client.close()
     assert seasons_checked == ["spring", "summer"], seasons_checked
-    assert {"offer", "keep", "bid"} <= set(player.decisions), player.decisions
+    assert {"offer", "keep", "announce", "bid"} <= set(player.decisions), player.decisions
 
     expect(page.locator(".rs-final")).to_be_visible()
     check_board(page, final["view"])

@@ -291,7 +291,9 @@ function trackPanel(st) {
       const played = k < view.mandates.length ? view.mandates[k] : null;
       const by = k < view.selectors.length ? view.selectors[k] : null;
       const name = played === null ? t("rising_sun.track.mandate") : played < 0 ? t("rising_sun.track.face_down") : mandateName(data.mandates[played]);
-      body = [h("b", {}, name), by !== null ? clanChip(view, by) : null];
+      const tile = view.kept?.[k]; // Lotus's face-down tile, known to Lotus alone
+      const secret = tile !== null && tile !== undefined && tile !== played && played !== null;
+      body = [h("b", {}, name), secret ? h("small", { class: "rs-tile" }, t("rising_sun.track.tile", { name: mandateName(data.mandates[tile]) })) : null, by !== null ? clanChip(view, by) : null];
     } else {
       body = [h("b", {}, t("rising_sun.track.kami"))];
     }
@@ -487,6 +489,8 @@ function drawControls(st) {
   if (view.decision === "bid") parts.push(bidComposer(st, take(a => a.name === "Bid")));
   if (view.decision === "keep") parts.push(mandateChoice(st, take(a => a.name === "Keep")));
   const announce = take(a => a.name === "Announce");
+  const faceDown = view.kept?.[view.kept.length - 1];
+  if (announce.length && faceDown !== null && faceDown !== undefined) parts.push(hint(t("rising_sun.controls.face_down", { name: mandateName(st.data.mandates[faceDown]) })));
   if (announce.length) parts.push(section(t("rising_sun.controls.announce"), h("div", { class: "rs-mandates" }, ...announce.map(a => mandateButton(st, a, st.data.mandates[a.args.mandate])))));
   const buys = take(a => a.name === "Buy");
   if (buys.length) parts.push(section(t("rising_sun.controls.buy"), h("div", { class: "rs-cards" }, ...buys.map(a => actButton(st, a, seasonCard(st, a.args.card), "rs-card-btn")))));
