@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -82,3 +83,36 @@ def shot(request: pytest.FixtureRequest) -> Callable[[Page, str], Path]:
         return path
 
     return take
+
+
+def console_errors(page: Page) -> list[str]:
+    """Collect the page's console errors (script errors are collected by ``open_page``)."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def check_no_overflow(page: Page) -> None:
+    """Nothing on the page is wider than the window (no sideways scrolling)."""
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+
+
+def welcome_or_update(number: int) -> Callable[[dict[str, Any]], bool]:
+    """A WebSocket message that shows the match at update ``number`` or later."""
+    return lambda m: m["type"] in ("welcome", "update") and m["number"] >= number
+
+
+def on_phone(
+    browser: Browser, url: str, visible: str, shot: Callable[[Page, str], Path], name: str
+) -> None:
+    """The page at ``url`` on a 390x844 phone: ``visible`` shows, nothing is wider than the
+    screen, no script or console error; saves the screenshot ``name``."""
+    phone = open_page(browser, PHONE)
+    errors = console_errors(phone)
+    phone.goto(url)
+    expect(phone.locator(visible).first).to_be_visible()
+    check_no_overflow(phone)
+    shot(phone, name)
+    phone.context.close()
+    assert not errors and not phone.errors, errors  # type: ignore[attr-defined]

@@ -19,19 +19,13 @@ from typing import Any
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from tests.server.harness import Client, Server
-from tests.web.conftest import PHONE, open_page
+from tests.web.conftest import console_errors, on_phone, open_page, welcome_or_update
 
 CONTROLS = ".rs-controls"
 OVER = ".scores:not([hidden])"
 SEED = 5  # 4 players: the person plays Lotus, and meets the bots in Battle
 Shot = Callable[[Page, str], Path]
 GIFT = re.compile(r"^give 1 (coin|ronin) to ")
-
-
-def console_errors(page: Page) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return errors
 
 
 def notations(page: Page) -> list[str]:
@@ -44,15 +38,6 @@ def notations(page: Page) -> list[str]:
         "nodes => nodes.flatMap(n => JSON.parse(n.dataset.covers))"
     )
     return [str(n) for n in [*buttons, *covered]]
-
-
-def check_no_overflow(page: Page) -> None:
-    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
-
-
-def welcome_or_update(number: int) -> Callable[[dict[str, Any]], bool]:
-    return lambda m: m["type"] in ("welcome", "update") and m["number"] >= number
 
 
 class Player:
@@ -213,12 +198,7 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
                 shot(page, shots.pop(decision))
             if decision == "bid" and not phone_done:
                 phone_done = True
-                phone = open_page(browser, PHONE)
-                phone.goto(page.url)
-                expect(phone.locator(".rs-bid")).to_be_visible()
-                check_no_overflow(phone)
-                shot(phone, "secret-bids-phone")
-                phone.context.close()
+                on_phone(browser, page.url, ".rs-bid", shot, "secret-bids-phone")
             player.choose(decision)
             player.wait_past(number)
         final = client.until(lambda m: m["type"] == "update" and m.get("outcome") is not None)
@@ -247,12 +227,7 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
     assert lines and all(clan in line for line in lines), lines[:5]
     page.select_option(".log-who", "")
 
-    phone = open_page(browser, PHONE)
-    phone.goto(page.url)
-    expect(phone.locator(".rs-final")).to_be_visible()
-    check_no_overflow(phone)
-    shot(phone, "winter-scoring-phone")
-    phone.context.close()
+    on_phone(browser, page.url, ".rs-final", shot, "winter-scoring-phone")
 
     page.evaluate("localStorage.setItem('sengoku.lang', 'ja')")
     page.reload()

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from sengoku.core import get_game
 from tests.server.harness import Client, Server
-from tests.web.conftest import PHONE, open_page
+from tests.web.conftest import console_errors, on_phone, welcome_or_update
 from tests.web.test_logtext import compile_templates, random_logs, random_notations
 
 SEED = 0  # 4 players: seat 0 starts as Daimyo, so the match opens with our own sharing
@@ -25,13 +25,6 @@ CONTROLS = ".sh-controls"
 OVER = ".scores:not([hidden])"
 
 Shot = Callable[[Page, str], Path]
-
-
-def console_errors(page: Page) -> list[str]:
-    """Collect the page's console errors (script errors are collected by the fixture)."""
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return errors
 
 
 def start_from_lobby(page: Page, server: Server) -> str:
@@ -152,11 +145,6 @@ class Player:
         )
 
 
-def check_no_overflow(page: Page) -> None:
-    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
-    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
-
-
 def test_whole_match_through_the_lobby_and_the_board(
     page: Page, browser: Browser, server: Server, shot: Shot
 ) -> None:
@@ -182,7 +170,7 @@ def test_whole_match_through_the_lobby_and_the_board(
             shot(page, shots.pop(phase))
         if phase == "pay" and not phone_done:
             phone_done = True
-            phone_check(browser, page.url, shot)
+            on_phone(browser, page.url, ".sh-payment", shot, "payment-phone")
         player.choose(phase)
         player.wait_past(number)
     assert {"build", "offer", "control", "pay"} <= set(player.phases), player.phases
@@ -201,12 +189,7 @@ def test_whole_match_through_the_lobby_and_the_board(
     for seat, colour in enumerate(["Red", "Blue", "Green", "Black"]):
         assert f"{colour} scores {koku[seat]} for koku in hand" in log
 
-    phone = open_page(browser, PHONE)
-    phone.goto(page.url)
-    expect(phone.locator(".sh-final")).to_be_visible()
-    check_no_overflow(phone)
-    shot(phone, "final-phone")
-    phone.context.close()
+    on_phone(browser, page.url, ".sh-final", shot, "final-phone")
 
     page.evaluate("localStorage.setItem('sengoku.lang', 'ja')")
     page.reload()
@@ -214,22 +197,6 @@ def test_whole_match_through_the_lobby_and_the_board(
     expect(page.locator(".sh-prov h3").first).to_contain_text("中国")
     shot(page, "final-ja")
     assert not errors, errors
-
-
-def phone_check(browser: Browser, url: str, shot: Shot) -> None:
-    """The same seat on a 390x844 phone: one column, nothing wider than the screen."""
-    phone = open_page(browser, PHONE)
-    errors = console_errors(phone)
-    phone.goto(url)
-    expect(phone.locator(".sh-payment").first).to_be_visible()
-    check_no_overflow(phone)
-    shot(phone, "payment-phone")
-    phone.context.close()
-    assert not errors and not phone.errors, errors  # type: ignore[attr-defined]
-
-
-def welcome_or_update(number: int) -> Callable[[dict[str, Any]], bool]:
-    return lambda m: m["type"] in ("welcome", "update") and m["number"] >= number
 
 
 def test_controls_offer_exactly_the_legal_actions(page: Page, server: Server, shot: Shot) -> None:
