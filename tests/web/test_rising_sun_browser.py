@@ -18,6 +18,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
+from sengoku.games.rising_sun.data import load_data
 from tests.server.harness import Client, Server
 from tests.web.conftest import console_errors, on_phone, open_page, welcome_or_update
 
@@ -26,6 +27,7 @@ OVER = ".scores:not([hidden])"
 SEED = 5  # 4 players: the person plays Lotus, and meets the bots in Battle
 Shot = Callable[[Page, str], Path]
 GIFT = re.compile(r"^give 1 (coin|ronin) to ")
+CLANS = load_data().clans
 
 
 def notations(page: Page) -> list[str]:
@@ -155,8 +157,8 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
     page: Page, browser: Browser, server: Server, shot: Shot
 ) -> None:
     """A whole 4-player game against three bots, played by clicking: the Tea Ceremony
-    (rising_sun.md §4.2), the Mandates and Kami turns of the Political Phase (§6, §7), the
-    War Phase's secret bids and Battles (§8.2, §8.3) and the Winter scoring (§10). At every
+    (rising_sun.md §4.2), the Mandates and Kami turns of the Political Phase (§6.1-§6.4), the
+    War Phase's secret bids and Battles (§8.2, §8.3) and the Winter scoring (§4.3). At every
     decision the choices are exactly the seat's legal actions; after each Season the board
     agrees with the server's view; the final scores and their breakdown are the server's.
     Then the same seat on a phone (no sideways scroll) and in Japanese after a reload."""
@@ -330,3 +332,21 @@ def test_two_people_fight_a_battle_and_neither_sees_the_others_split(
     for p in pages:
         assert not p.errors, p.errors  # type: ignore[attr-defined]
         p.context.close()
+
+
+def test_choosing_a_clan_shows_each_clans_power_home_and_income(page: Page, server: Server) -> None:
+    """rising_sun.md §2.2, §2.3 (option clans=chosen): each seat in turn picks a clan; the
+    table shows every clan in play with its power, home province and income, the choices are exactly the
+    legal ones, and a clan taken is marked with who took it."""
+    made = server.create(
+        "rising_sun", 3, ["human", "random", "random"], seed=3, options={"clans": "chosen"}
+    )
+    page.goto(made["seats"][0]["join_url"])
+    cards = page.locator(".rs-clan-choice .rs-clan")
+    expect(cards).to_have_count(5)
+    expect(page.locator(".rs-clan-choice [data-clan='Bonsai']")).to_contain_text("Sacred Bounty")
+    expect(page.locator(".rs-clan-choice [data-clan='Bonsai']")).to_contain_text("home: Ky")
+    expect(page.locator(".rs-clan-choice [data-clan='Lotus']")).to_contain_text("income: 7 Coins")
+    assert sorted(notations(page)) == sorted(f"choose {c.name}" for c in CLANS)
+    page.click(f"{CONTROLS} button[data-notation='choose Lotus']")
+    expect(page.locator(".rs-clan[data-seat='0'] .rs-clan-name")).to_have_text("Lotus")

@@ -416,6 +416,27 @@ function battleResult(st, b) {
 
 // -- the clans ---------------------------------------------------------------------------------
 
+/** "Koi: Edo, Lotus: Nagato" (an option's text) as a Map. */
+function optionMap(text) {
+  return new Map((text || "").split(",").map(part => part.split(":").map(x => x.trim())).filter(pair => pair.length === 2));
+}
+
+/** The clans in play, before they are chosen: power, home and income, and who took which. */
+function clanChoice(st) {
+  const { view, data } = st;
+  const homes = optionMap(view.options?.clan_homes);
+  const incomes = optionMap(view.options?.clan_incomes);
+  const names = (view.options?.clan_list || "").split(",").map(x => x.trim()).filter(Boolean);
+  return h("div", { class: "rs-clan-choice" }, ...data.clans.filter(c => names.includes(c.name)).map(c => {
+    const taker = view.clans.indexOf(c.name);
+    return h("article", { class: cls("rs-clan", taker >= 0 && "taken"), style: `--clan:${CLAN_CSS[c.name]}`, "data-clan": c.name },
+      h("header", {}, h("span", { class: "rs-clan-name" }, tOr(`rising_sun.clan.${c.name}`, c.name)), taker >= 0 ? h("small", { class: "rs-seat-name" }, st.ctx.seatName(taker)) : null),
+      h("p", { class: "rs-ability" }, h("b", {}, tOr(`rising_sun.ability.${c.ability}`, c.ability_name)), " ", tOr(`rising_sun.ability.${c.ability}.help`, "")),
+      h("p", { class: "rs-clan-row" }, t("rising_sun.clans.home", { province: provinceName(homes.get(c.name) || c.home) }), " · ",
+        t("rising_sun.clans.income", { n: incomes.get(c.name) || c.income })));
+  }));
+}
+
 function drawPlayers(st) {
   const { view } = st;
   const order = view.honor?.length ? view.honor : [...Array(view.players).keys()];
@@ -437,15 +458,15 @@ function clanScreen(st, seat, rank) {
   return h("article", { class: cls("rs-clan", seat === st.me && "me", acting && "acting"), style: `--clan:${clanCss(view, seat)}`, "data-seat": seat },
     h("header", {},
       h("span", { class: "rs-honor-rank", title: t("rising_sun.players.honor_rank", { n: rank + 1 }) }, String(rank + 1)),
-      h("span", { class: "rs-clan-name" }, clanText(view, seat)),
-      h("small", { class: "rs-seat-name" }, st.ctx.seatName(seat)),
+      h("span", { class: "rs-clan-name" }, clan ? clanText(view, seat) : st.ctx.seatName(seat)),
+      clan ? h("small", { class: "rs-seat-name" }, st.ctx.seatName(seat)) : null,
       seat === st.me ? h("span", { class: "rs-badge" }, t("rising_sun.players.you")) : null,
       h("span", { class: cls("rs-vp-total", moved(st, "vp", seat) && "changed"), title: t("rising_sun.players.vp") }, vpIcon(), h("b", {}, String(view.final?.[seat] ?? view.vp[seat])))),
     h("div", { class: "rs-clan-row" },
       stat(coinIcon(), view.coins[seat], t("rising_sun.players.coins"), moved(st, "coins", seat) && "changed"),
       stat(roninIcon(), view.ronin[seat], t("rising_sun.players.ronin"), moved(st, "ronin", seat) && "changed"),
       view.ally[seat] >= 0 ? h("span", { class: "rs-ally" }, t("rising_sun.players.ally"), " ", clanChip(view, view.ally[seat])) : null,
-      h("span", { class: "rs-reserve", title: t("rising_sun.players.reserve") }, t("rising_sun.players.reserve_short"), ...[0, 1, 2, 4].filter(k => reserve[k]).map(k => h("span", {}, figIcon(k, clanCss(view, seat)), String(reserve[k]))))),
+      sum(reserve) ? h("span", { class: "rs-reserve", title: t("rising_sun.players.reserve") }, t("rising_sun.players.reserve_short"), ...[0, 1, 2, 4].filter(k => reserve[k]).map(k => h("span", {}, figIcon(k, clanCss(view, seat)), String(reserve[k])))) : null),
     info ? h("p", { class: "rs-ability", title: tOr(`rising_sun.ability.${info.ability}.help`, "") }, h("b", {}, tOr(`rising_sun.ability.${info.ability}`, info.ability_name)), " ", tOr(`rising_sun.ability.${info.ability}.help`, "")) : null,
     view.owned[seat].length ? h("div", { class: "rs-owned" }, ...view.owned[seat].map(c => seasonCard(st, c, { compact: true, extra: "small" }))) : null,
     tokens.length ? h("p", { class: "rs-tokens" }, t("rising_sun.players.tokens"), " ", ...tokens.map(x => h("span", { class: "rs-token" }, `${provinceName(data.provinces[x % 8].name)} (${seasonName(SEASONS[Math.floor(x / 8)])})`))) : null,
@@ -500,7 +521,14 @@ function drawControls(st) {
   const builds = take(a => a.name === "Build");
   if (builds.length) parts.push(section(t("rising_sun.controls.build"), h("div", { class: "choices" }, ...builds.map(a => actButton(st, a, [figIcon(STRONGHOLD, clanCss(view, st.me)), provinceName(st.data.provinces[a.args.province].name)])))));
   grouped(st, take(a => a.name === "Replace"), a => placeName(st, a.args.where), a => st.actionText(a.notation), parts, false);
-  for (const name of ["Answer", "ChooseClan", "Hostage", "Kill"]) {
+  const chooses = take(a => a.name === "ChooseClan");
+  if (chooses.length) {
+    parts.push(section(null, h("div", { class: "rs-mandates" }, ...chooses.map(a => {
+      const clan = st.data.clans[a.args.clan];
+      return actButton(st, a, [h("b", {}, tOr(`rising_sun.clan.${clan.name}`, clan.name)), h("small", {}, tOr(`rising_sun.ability.${clan.ability}`, clan.ability_name))], "rs-mandate");
+    }))));
+  }
+  for (const name of ["Answer", "Hostage", "Kill"]) {
     const list = take(a => a.name === name);
     if (list.length) parts.push(section(null, h("div", { class: "choices" }, ...list.map(a => actButton(st, a, st.actionText(a.notation), name === "Answer" && a.args.accept ? "choice primary" : "choice")))));
   }
@@ -607,7 +635,7 @@ export function createRenderer(ctx) {
         redraw: () => renderer.update(lastMessage, lastBefore) };
       const held = document.activeElement?.dataset?.notation;
       if (!view.clans || view.phase === "clans") {
-        ctx.root.board.replaceChildren(h("div", { class: "rs-board" }, hint(t("rising_sun.board.choosing_clans"))));
+        ctx.root.board.replaceChildren(h("div", { class: "rs-board" }, hint(t("rising_sun.board.choosing_clans")), clanChoice(st)));
       } else {
         ctx.root.board.replaceChildren(h("div", { class: `rs-board phase-${view.phase}`, "data-number": message.number },
           h("div", { class: "rs-top" }, trackPanel(st), warsPanel(st)),
