@@ -119,6 +119,27 @@ KAMI_VP = {
 }
 
 
+#: What one call of :func:`policy` has worked out about its state (each province's Force, the
+#: score estimates), so that scoring many actions does not count the same pieces again.
+_memo: dict[Any, Any] = {}
+
+
+def _force(s: State, p: int) -> list[int]:
+    """Each seat's Force in province ``p`` now (shared within one decision: copy to change)."""
+    key = ("force", p)
+    got = _memo.get(key)
+    if got is None:
+        got = _memo[key] = figures.forces(s, p, s.phase == WAR)
+    return got
+
+
+def _estimates(s: State) -> list[float]:
+    got = _memo.get("estimates")
+    if got is None:
+        got = _memo["estimates"] = score_estimate(s)
+    return got
+
+
 def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
     """The heuristic's choice among ``legal`` (any subset of the legal actions): the action
     with the best value for ``seat`` (ties broken at random); never a gift of Coins or Ronin
@@ -128,6 +149,7 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
         return None
     if len(acts) == 1 or s.pending is None:
         return acts[0] if len(acts) == 1 else rng.choice(acts)
+    _memo.clear()
     kind = s.pending[0]
     if kind == D_BID:
         bids = [a for a in acts if isinstance(a, Bid)]
@@ -201,8 +223,7 @@ def _province_worth(s: State, seat: int, p: int, force: list[int], at_war: bool)
 
 
 def _forces_now(s: State) -> list[list[int]]:
-    war = s.phase == WAR
-    return [figures.forces(s, p, war) for p in range(N_PROVINCES)]
+    return [_force(s, p) for p in range(N_PROVINCES)]
 
 
 def _war_worth(s: State, seat: int, p: int, force: list[int]) -> float:
@@ -231,7 +252,7 @@ def _gain_at(s: State, seat: int, p: int, owner: int, delta: int) -> float:
     """The change in ``seat``'s worth of province ``p`` when ``owner`` gains ``delta`` Force."""
     if delta == 0:
         return 0.0
-    force = figures.forces(s, p, s.phase == WAR)
+    force = _force(s, p).copy()
     before = _war_worth(s, seat, p, force)
     force[owner] = max(0, force[owner] + delta)
     return _war_worth(s, seat, p, force) - before
@@ -303,8 +324,8 @@ def _score_move(s: State, seat: int, a: Any) -> float:
     if not isinstance(a, Move):
         return 0.3
     force = _piece_force(s, seat, a.what, a.src)
-    src = figures.forces(s, a.src, s.phase == WAR)
-    dst = figures.forces(s, a.dst, s.phase == WAR)
+    src = _force(s, a.src).copy()
+    dst = _force(s, a.dst).copy()
     before = _war_worth(s, seat, a.src, src) + _war_worth(s, seat, a.dst, dst)
     src[seat] -= force
     dst[seat] += _piece_force(s, seat, a.what, a.dst)
@@ -339,7 +360,7 @@ def _score_betray(s: State, seat: int, a: Any) -> float:
     if a.where >= AT_KAMI:
         return 2 * _shrine_value(s, seat, a.where - AT_KAMI) + 0.3
     p = a.where
-    force = figures.forces(s, p, s.phase == WAR)
+    force = _force(s, p).copy()
     before = _war_worth(s, seat, p, force)
     force[owner] -= _piece_force(s, owner, a.what, p)
     force[seat] += _piece_force(s, seat, a.with_what, p)
@@ -487,7 +508,7 @@ def _score_buy(s: State, seat: int, a: Any) -> float:
 
 def _leader(s: State, seat: int) -> int:
     """The other clan with the best score estimate."""
-    est = score_estimate(s)
+    est = _estimates(s)
     others = [q for q in range(s.players) if q != seat]
     return max(others, key=lambda q: est[q])
 
@@ -529,7 +550,12 @@ def _best_moves(s: State, seat: int) -> float:
 
 
 def _harvest_gain(s: State, seat: int) -> float:
-    won = [p for p in range(8) if figures.strongest(s, figures.forces(s, p, False)) == seat]
+    war = s.phase == WAR
+    won = [
+        p
+        for p in range(8)
+        if figures.strongest(s, _force(s, p) if not war else figures.forces(s, p, False)) == seat
+    ]
     vp = sum(D.provinces[p].reward.vp for p in won)
     coins = sum(D.provinces[p].reward.coins for p in won)
     ronin = sum(D.provinces[p].reward.ronin for p in won)
@@ -612,7 +638,7 @@ def _score_keep(s: State, seat: int, a: Any) -> float:
 
 def _weakness(s: State, seat: int, q: int) -> float:
     """How much less ``q`` is expected to score than ``seat`` (positive: weaker)."""
-    est = score_estimate(s)
+    est = _estimates(s)
     return est[seat] - est[q]
 
 
@@ -743,6 +769,27 @@ def _plan(s: State, seat: int) -> list[int]:
     token = token_worth(s, seat, p)
     coin_cost = 0.08 + 0.3 * min(later, 2)
     rival_ronin = {q: (s.coins[q] / 2 if honor.is_koi(s, q) else s.ronin[q]) for q in rivals}
+    key = (
+        seat,
+        tuple(done),
+        tuple(part),
+        tuple(force),
+        tuple(s.coins),
+        tuple(s.ronin),
+        tuple(s.honor),
+        tuple(s.ally),
+        tuple(s.vp[q] > 0 for q in part),
+        tuple(figures.what(s, f) * 8 + s.owner[f] for f in figures.at(s, p)),
+        best_take,
+        lose_take,
+        later,
+        token,
+        s.b_start_coins[seat],
+        s.options.zero_bid_wins,
+    )
+    cached = _PLANS.get(key)
+    if cached is not None:
+        return list(cached)
 
     def outcome(h: bool, r: bool, kept: int) -> tuple[float, float]:
         """(chance of winning the Battle, expected figures killed) for Hostage won (h),
@@ -805,48 +852,65 @@ def _plan(s: State, seat: int) -> list[int]:
         return got
 
     levels = sorted(
-        {0, 1, 2, 3, total // 2, total}
+        {0, 1, 2, total // 2, total}
         | {min(total, s.coins[q] + (0 if honor.higher(s, seat, q) else 1)) for q in rivals}
         | {min(total, s.coins[q] // 2 + 1) for q in rivals}
     )
     levels = [x for x in levels if x <= total]
+    # an Advantage that can change nothing here gets no Coin
+    useful = (
+        n_mine > 0,
+        best_take[1] >= 0 or lose_take > 0,
+        s.ronin[seat] > 0 or koi or any(rival_ronin.values()),
+        True,
+    )
     chances = [[_win_bid(s, seat, rivals, a, x) for x in range(total + 1)] for a in range(4)]
 
-    def value(plan: list[int]) -> float:
-        ps, ph, pr, pp = (chances[a][plan[a]] for a in range(4))
-        spent = plan[0] + plan[1] + plan[2] + plan[3]
-        (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = terms(total - spent)
-        q00 = (1 - ph) * (1 - pr)
-        q01 = (1 - ph) * pr
-        q10 = ph * (1 - pr)
-        q11 = ph * pr
-        win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
-        ev = q00 * (v00 + pp * k00) + q01 * (v01 + pp * k01)
-        ev += q10 * (v10 + pp * k10) + q11 * (v11 + pp * k11)
-        ev += ph * steal + ps * (1 - win) * sepp
-        return ev - coin_cost * spent
-
-    best: tuple[float, list[int]] = (-1e9, [0, 0, 0, 0])
-    plan = list(done) + [0] * (4 - len(done))
-    free = list(range(len(done), 4))
-    budget = total - sum(done)
-
-    def search(i: int, left: int) -> None:
-        nonlocal best
-        if i == len(free):
-            v = value(plan)
-            if v > best[0] + 1e-9:
-                best = (v, plan.copy())
-            return
-        for x in levels:
-            if x > left:
+    options = [
+        (done[a],) if a < len(done) else (tuple(levels) if useful[a] else (0,)) for a in range(4)
+    ]
+    cs, ch, cr, cp = chances
+    best_value = -1e9
+    best = [0, 0, 0, 0]
+    fixed_terms = None if koi else terms(0)
+    for xs in options[0]:
+        ps = cs[xs]
+        for xh in options[1]:
+            if xs + xh > total:
                 break
-            plan[free[i]] = x
-            search(i + 1, left - x)
-        plan[free[i]] = 0
+            ph = ch[xh]
+            for xr in options[2]:
+                spent3 = xs + xh + xr
+                if spent3 > total:
+                    break
+                pr = cr[xr]
+                q00 = (1 - ph) * (1 - pr)
+                q01 = (1 - ph) * pr
+                q10 = ph * (1 - pr)
+                q11 = ph * pr
+                for xp in options[3]:
+                    spent = spent3 + xp
+                    if spent > total:
+                        break
+                    tm = fixed_terms or terms(total - spent)
+                    (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = tm
+                    pp = cp[xp]
+                    win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
+                    ev = q00 * (v00 + pp * k00) + q01 * (v01 + pp * k01)
+                    ev += q10 * (v10 + pp * k10) + q11 * (v11 + pp * k11)
+                    ev += ph * steal + ps * (1 - win) * sepp - coin_cost * spent
+                    if ev > best_value + 1e-9:
+                        best_value = ev
+                        best = [xs, xh, xr, xp]
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[key] = tuple(best)
+    return best
 
-    search(0, budget)
-    return best[1]
+
+#: Bid splits already planned, by everything a plan depends on: the Battle is the same in
+#: every state a search samples from a seat's view, so the plan is made once.
+_PLANS: dict[tuple[Any, ...], tuple[int, ...]] = {}
 
 
 def _later_battles(s: State, seat: int) -> int:
