@@ -82,6 +82,7 @@ from .state import (
     D_VASSAL,
     DAIMYO,
     HARVEST,
+    HIRE_RONIN,
     MARSHAL,
     MONSTER_BASE,
     POETS,
@@ -89,6 +90,7 @@ from .state import (
     RESERVE,
     SHINTO,
     STRONGHOLD,
+    TAKE_HOSTAGE,
     TRAIN,
     WAR,
     State,
@@ -941,19 +943,40 @@ def _battle_force(s: State) -> list[int]:
 
 def _score_seppuku(s: State, seat: int, a: Any) -> float:
     """Commit Seppuku only when the Battle is lost anyway (its figures would die for
-    nothing), or when the Ronin alone still win it."""
+    nothing), or when the Ronin alone still win it. The bids are shown by now, so the
+    Forces are those after the Take Hostage and Hire Ronin already won."""
+    from .war import advantage_winner
+
     commit = str(a) == "commit seppuku"
     force = _battle_force(s)
+    p = s.b_prov
+    hirer = advantage_winner(s, HIRE_RONIN)
+    hired = [0] * s.players
+    if hirer >= 0:
+        hired[hirer] = s.ronin[hirer] + (s.coins[hirer] if honor.is_koi(s, hirer) else 0)
+    taker = advantage_winner(s, TAKE_HOSTAGE)
+    if taker >= 0:
+        rivals = [q for q in s.b_part if q != taker and q != s.ally[taker]]
+        if rivals:
+            top = max(rivals, key=lambda q: force[q] + hired[q])
+            takeable = [
+                figures.force_of(s, f, s.b_part, True)
+                for f in figures.figures_in(s, top, p)
+                if not figures.daimyo_like(s, f)
+            ]
+            force[top] -= max(takeable, default=0)
+    for q in s.b_part:
+        force[q] += hired[q]
     winner = figures.strongest(s, force, s.b_part)
     if winner < 0:
         winner = honor.best(s, s.b_part)
     lost = winner != seat and s.ally[winner] != seat
-    mine = len(figures.figures_in(s, seat, s.b_prov))
+    mine = len(figures.figures_in(s, seat, p))
     if commit:
         if lost:
             return mine * (1 + HONOR_VP)
         without = force.copy()
-        without[seat] = s.b_hired[seat]
+        without[seat] = hired[seat]
         still = figures.strongest(s, without, s.b_part) == seat
         return mine * (1 + HONOR_VP) if still else -5.0
     return 0.0
