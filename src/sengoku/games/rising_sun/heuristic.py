@@ -55,6 +55,7 @@ from .actions import (
 )
 from .cards import CARDS
 from .data import load_data
+from .options import KoiCoins
 from .state import (
     BETRAY,
     BUSHI,
@@ -792,6 +793,7 @@ def _plan(s: State, seat: int) -> list[int]:
     cached = _PLANS.get(key)
     if cached is not None:
         return list(cached)
+    koi_all = s.options.koi_reserve_coins is KoiCoins.ALL
 
     def outcome(h: bool, r: bool, kept: int) -> tuple[float, float]:
         """(chance of winning the Battle, expected figures killed) for Hostage won (h),
@@ -843,6 +845,8 @@ def _plan(s: State, seat: int) -> list[int]:
 
     def terms(kept: int) -> list[tuple[float, float, float]]:
         """Per (Hostage won, Ronin won): (chance of winning, its VP, figures killed)."""
+        if koi_all:
+            kept = s.b_start_coins[seat]
         got = memo.get(kept if koi else 0)
         if got is None:
             got = []
