@@ -92,7 +92,8 @@ class ISMCTSAgent(Agent):
         seed: the agent's own seed (for determinizations, playouts and ties).
         iterations: iterations per decision (``None``: as many as ``time_limit`` allows);
             visits kept from the previous decision count towards it, down to a quarter.
-        time_limit: at most this many seconds per decision (``None``: no limit).
+        time_limit: at most this many seconds per decision (``None``: no limit): the search
+            stops before an iteration as long as the longest one so far would end past it.
         playout: ``"random"`` or ``"heuristic"`` (the game's :meth:`~sengoku.core.Game.policy`).
         depth: cut playouts after this many actions and score them with the game's
             :meth:`~sengoku.core.Game.evaluate` (``None``: play to the end).
@@ -180,14 +181,22 @@ class ISMCTSAgent(Agent):
         self._noise = noise
         root = self._reusable(view) or Node(me)
         self.reused_visits = root.visits
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
         count = 0
         budget = self.iterations
         if budget is not None:  # visits kept from the last decision count towards it
             budget = max(budget - self.reused_visits, budget // 4)
+        longest = 0.0
+        before = start
         while budget is None or count < budget:
-            if deadline is not None and count and time.perf_counter() >= deadline:
-                break
+            if deadline is not None and count:
+                # stop where one more iteration, as long as the longest so far, would end late
+                now = time.perf_counter()
+                longest = max(longest, now - before)
+                before = now
+                if now + longest >= deadline:
+                    break
             self._iterate(root, determinize(view, self.rng), me, game)
             count += 1
         self.last_iterations = count

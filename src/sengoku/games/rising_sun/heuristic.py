@@ -1,135 +1,1079 @@
-"""Hooks for agents: a light heuristic policy and score and win estimates.
+"""Hooks for agents: the heuristic policy and the score and win estimates.
 
-This is the first heuristic, good enough to beat random play at the obvious decisions (it never
-gives Coins away, summons and buys when it can, takes hostages, bids its Coins where its Force
-can win); the AI levels of ``docs/ai.md`` search with it.
+The heuristic values what a decision changes in victory points still to come, from what the
+seat may know (the board, the open Coins and Ronin, Honor, the War Numbers; never the other
+participants' secret bids, which :func:`~.views.determinize` redraws):
+
+- the **War Provinces** still to be resolved this Season are worth their token (1, 2 or 3 VP by
+  Season, rules §16.6) plus the token's share of the set bonus if the province is new to the
+  clan, times the chance of taking it, which grows with the Force margin over the strongest
+  rival there (a tie goes to Honor); moves, Summons, Betrayals, the Ninja and new Strongholds
+  are chosen by the change they make to that sum (:func:`_war_worth`);
+- the **bid split** of a Battle (rules §8.3, §16.4) is planned whole, by trying splits of the
+  clan's Coins over the four Advantages and pricing each against a model of the others' bids
+  (each rival's open Coins, split at random or all on one Advantage); Take Hostage is worth
+  the Force it removes from the strongest rival and 1 VP, Hire Ronin the Force of the clan's
+  Ronin (Koi: its Coins kept back), both through the chance of winning the Battle, the
+  Imperial Poets 1 VP per figure expected to die, Seppuku the VP and Honor of figures that
+  would die anyway; Coins still needed in later Battles of this War cost more (:func:`_plan`);
+- **Mandates** by what the clan gains from each over the others' gain (:func:`_mandate_value`);
+- **Season cards** by what their effect is expected to give in the Seasons left, less their
+  price (:func:`card_value`); **shrines** by the Kami's ability and the Kami Turns left.
+
+It never gives Coins or Ronin away, allies with the weakest clan, and commits Seppuku only
+when the Battle is lost anyway.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
 
 from sengoku.core import Rng
 
-from . import figures
+from . import cards, figures, honor
 from .actions import (
+    ALLIANCE,
+    AT_KAMI,
     COIN,
     RONIN,
+    Announce,
     Answer,
     Bid,
+    Build,
     Buy,
-    Choice,
     Give,
     Hostage,
+    Keep,
+    Kill,
     Move,
+    Place,
     Replace,
     Summon,
 )
 from .cards import CARDS
-from .state import HIRE_RONIN, POETS, SEPPUKU, TAKE_HOSTAGE, State
-from .winter import set_bonus, token_vp, upgrade_vp
+from .data import load_data
+from .options import KoiCoins
+from .state import (
+    BETRAY,
+    BUSHI,
+    D_ANNOUNCE,
+    D_ANSWER,
+    D_BENEVOLENCE,
+    D_BETRAY,
+    D_BID,
+    D_BUILD,
+    D_BUY,
+    D_GEN_ANSWER,
+    D_GENEROSITY,
+    D_HATE,
+    D_HOSTAGE,
+    D_KEEP,
+    D_MERCY,
+    D_MONKEY,
+    D_MOVE,
+    D_NINJA,
+    D_OFFER,
+    D_PLACE,
+    D_RECRUIT,
+    D_REPARATION,
+    D_SEPPUKU,
+    D_VASSAL,
+    DAIMYO,
+    HARVEST,
+    HIRE_RONIN,
+    MARSHAL,
+    MONSTER_BASE,
+    POETS,
+    RECRUIT,
+    RESERVE,
+    SHINTO,
+    STRONGHOLD,
+    TAKE_HOSTAGE,
+    TRAIN,
+    WAR,
+    State,
+)
+from .winter import SET_BONUS, VP_BY_SEASON, set_bonus, token_vp, upgrade_vp
 
-_DECLINES = {
-    "end recruit",
-    "buy nothing",
-    "build nothing",
-    "end betrayal",
-    "place nothing",
-    "summon nothing",
-    "kill nothing",
-    "take no hostage",
-    "take no coin",
-    "decline seppuku",
-    "refuse the coin",
-    "do not pay",
-    "give no spent coin",
+D = load_data()
+TRACK = D.game.political_track.turns
+N_PROVINCES = 8
+
+#: What a Coin, a Ronin and a step of Honor are worth in VP during the Political Phase.
+COIN_VP = 0.5
+RONIN_VP = 0.4
+HONOR_VP = 0.3
+#: A figure on the Map, for the Seasons to come (wherever it stands).
+FIGURE_VP = 1.2
+#: How much another clan's gain counts against the seat's own (the average of the others).
+OTHERS = 0.35
+#: The value of one win of each Kami's shrine (rules §6.4), before the state's details.
+KAMI_VP = {
+    "honor_to_top": 1.0,
+    "moves": 1.5,
+    "ronin": 2 * RONIN_VP,
+    "summon_bushi_anywhere": FIGURE_VP,
+    "buy_full_cost": 1.0,
+    "vp_per_stronghold": 0.0,  # its Strongholds on the Map, counted where it is valued
+    "coins": 2 * COIN_VP,
 }
 
 
+#: What one call of :func:`policy` has worked out about its state (each province's Force, the
+#: score estimates), so that scoring many actions does not count the same pieces again.
+_memo: dict[Any, Any] = {}
+
+
+def _force(s: State, p: int) -> list[int]:
+    """Each seat's Force in province ``p`` now (shared within one decision: copy to change)."""
+    key = ("force", p)
+    got = _memo.get(key)
+    if got is None:
+        got = _memo[key] = figures.forces(s, p, s.phase == WAR)
+    return got
+
+
+def _estimates(s: State) -> list[float]:
+    got = _memo.get("estimates")
+    if got is None:
+        got = _memo["estimates"] = score_estimate(s)
+    return got
+
+
 def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
-    """A quick choice among ``legal`` (any subset of the legal actions): no gifts, no
-    declining what helps, bids aimed at the Battle."""
+    """The heuristic's choice among ``legal`` (any subset of the legal actions): the action
+    with the best value for ``seat`` (ties broken at random); never a gift of Coins or Ronin
+    while anything else is offered."""
     acts = [a for a in legal if not (isinstance(a, Give) and a.purpose in (COIN, RONIN))]
     if not acts:
         return None
-    bids = [a for a in acts if isinstance(a, Bid)]
-    if bids:
-        return _bid(s, seat, bids, rng)
-    buys = [a for a in acts if isinstance(a, Buy)]
-    if buys:
-        return max(buys, key=lambda a: (CARDS[a.card].cost, rng.random()))
-    hostages = [a for a in acts if isinstance(a, Hostage)]
-    if hostages:
-        return max(hostages, key=lambda a: (a.what, rng.random()))
-    accept = [a for a in acts if isinstance(a, Answer) and a.accept]
-    if accept:
-        return accept[0]
-    useful = [a for a in acts if not (isinstance(a, Choice) and a.label in _DECLINES)]
-    if useful:
-        if any(isinstance(a, Summon | Replace) for a in useful):
-            useful = [a for a in useful if isinstance(a, Summon | Replace)] or useful
-        moves = [a for a in useful if isinstance(a, Move)]
-        if moves and len(moves) == len([a for a in useful if not isinstance(a, Choice)]):
-            return _move(s, seat, moves, acts, rng)
-        return rng.choice(useful)
-    return rng.choice(acts)
+    if len(acts) == 1 or s.pending is None:
+        return acts[0] if len(acts) == 1 else rng.choice(acts)
+    _memo.clear()
+    kind = s.pending[0]
+    if kind == D_BID:
+        bids = [a for a in acts if isinstance(a, Bid)]
+        return _bid(s, seat, bids) if bids else rng.choice(acts)
+    scorer = _SCORERS.get(kind)
+    if scorer is None:
+        return rng.choice(acts)
+    scored = [(scorer(s, seat, a), rng.random(), i) for i, a in enumerate(acts)]
+    return acts[max(scored)[2]]
 
 
-def _move(s: State, seat: int, moves: list[Move], acts: Sequence[Any], rng: Rng) -> Any:
-    """Move toward a province at war where the clan is not yet the strongest; else stop."""
-    wars = set(s.war[s.war_next :])
-    good = []
-    for m in moves:
-        if m.dst in wars and m.src not in wars:
-            force = figures.forces(s, m.dst, False)
-            if figures.strongest(s, force) != seat:
-                good.append(m)
-    if good:
-        return rng.choice(good)
-    stop = [a for a in acts if isinstance(a, Choice)]
-    return stop[0] if stop else rng.choice(moves)
+# ---------------------------------------------------------------------- the War Provinces
 
 
-def _bid(s: State, seat: int, bids: list[Bid], rng: Rng) -> Bid:
-    """Most Coins on Hire Ronin when Ronin could win the Battle, else on the Poets; a little on
-    Take Hostage; nothing on Seppuku unless outmatched."""
-    step = bids[0].advantage
-    left = max(b.coins for b in bids)
-    p = s.b_prov
-    force = figures.forces(s, p, True, s.b_part)
+def wars_left(s: State) -> list[int]:
+    """The provinces whose War Numbers are still to be resolved this Season."""
+    if s.phase > WAR:
+        return []
+    return s.war[s.war_next :]
+
+
+def _new_province_vp(distinct: int) -> float:
+    """What one more different province among the tokens adds to the set bonus, smoothed
+    over the steps (3 give 10 VP, 5 give 20, 7 give 30)."""
+    if distinct >= SET_BONUS[-1][0]:
+        return 0.0
+    if distinct < SET_BONUS[0][0]:
+        return SET_BONUS[0][1] / SET_BONUS[0][0]
+    return 5.0
+
+
+def token_worth(s: State, seat: int, p: int) -> float:
+    """What this Season's War Province token of ``p`` is worth to ``seat``: its VP, Courage,
+    and (for a province new among its tokens) its share of the set bonus."""
+    mine = {t % 8 for t in s.tokens[seat]}
+    value = float(VP_BY_SEASON[min(s.season, 2)])
+    value += cards.total(s, seat, "token_vp", "vp")
+    if p not in mine:
+        value += _new_province_vp(len(mine))
+    return value
+
+
+def _win_chance(s: State, seat: int, force: list[int], p: int) -> float:
+    """The chance that ``seat`` takes the token of ``p`` with these Forces, before the
+    Battle's bids: sure alone, else growing with the margin over the strongest rival."""
     mine = force[seat]
-    best_other = max((force[q] for q in s.b_part if q != seat), default=0)
-    if step == SEPPUKU:
-        want = left // 3 if mine + s.ronin[seat] + 2 < best_other else 0
-    elif step == TAKE_HOSTAGE:
-        want = min(left, 1 + rng.randbelow(2)) if left > 2 else 0
-    elif step == HIRE_RONIN:
-        want = (left * 2) // 3 if s.ronin[seat] and mine + s.ronin[seat] >= best_other else 0
+    if mine <= 0:
+        return 0.0
+    ally = s.ally[seat]
+    rivals = [q for q in range(s.players) if q != seat and force[q] > 0]
+    if not rivals:
+        return min(1.0, 0.8 + 0.1 * mine)
+    top = max(force[q] for q in rivals)
+    best = honor.best(s, [q for q in rivals if force[q] == top])
+    margin = mine - top + (0.4 if honor.higher(s, seat, best) else -0.4)
+    if rivals == [ally]:
+        return 1.0 if margin > 0 else 0.0
+    return min(0.97, max(0.03, 0.5 + 0.18 * margin))
+
+
+def _province_worth(s: State, seat: int, p: int, force: list[int], at_war: bool) -> float:
+    """What province ``p`` is worth to ``seat`` with these Forces: its token times the chance
+    of taking it, less the figures lost when it does not; elsewhere a little for Harvest."""
+    if not at_war:
+        if force[seat] > 0 and figures.strongest(s, force) == seat:
+            r = D.provinces[p].reward
+            return 0.25 * (r.vp + COIN_VP * r.coins + RONIN_VP * r.ronin)
+        return 0.0
+    chance = _win_chance(s, seat, force, p)
+    return chance * token_worth(s, seat, p) - (1 - chance) * 0.3 * force[seat]
+
+
+def _forces_now(s: State) -> list[list[int]]:
+    return [_force(s, p) for p in range(N_PROVINCES)]
+
+
+def _war_worth(s: State, seat: int, p: int, force: list[int]) -> float:
+    return _province_worth(s, seat, p, force, p in wars_left(s))
+
+
+def _piece_force(s: State, owner: int, what: int, p: int) -> int:
+    """The Force a piece of type ``what`` of ``owner`` would have in province ``p``."""
+    if what >= MONSTER_BASE:
+        card = CARDS[what - MONSTER_BASE]
+        if card.effect == "lowest_honor_force":
+            present = [q for q in figures.present(s, p) if q != owner]
+            if present and all(honor.higher(s, q, owner) for q in present):
+                return card.params["force"]
+        return max(card.force, 1)
+    if what == STRONGHOLD:
+        return 1 if honor.is_turtle(s, owner) else 0
+    if what == DAIMYO:
+        return 1 + cards.total(s, owner, "daimyo_force", "force")
+    if what == BUSHI and s.phase == WAR and cards.copies(s, owner, "bushi_war_force"):
+        return max(1, cards.total(s, owner, "bushi_war_force", "force"))
+    return 1
+
+
+def _gain_at(s: State, seat: int, p: int, owner: int, delta: int) -> float:
+    """The change in ``seat``'s worth of province ``p`` when ``owner`` gains ``delta`` Force."""
+    if delta == 0:
+        return 0.0
+    force = _force(s, p).copy()
+    before = _war_worth(s, seat, p, force)
+    force[owner] = max(0, force[owner] + delta)
+    return _war_worth(s, seat, p, force) - before
+
+
+# ---------------------------------------------------------------------- Summons and moves
+
+
+def _kami_turns_left(s: State) -> int:
+    return TRACK[s.turn :].count("K") if s.phase < WAR else 0
+
+
+def _shrine_value(s: State, seat: int, kami: int) -> float:
+    """What one more worshipper at Kami ``kami``'s shrine is worth: the Kami's ability on
+    each Kami Turn left this Season, times the better chance of winning the shrine."""
+    turns = _kami_turns_left(s)
+    if turns == 0 or kami not in s.shrines:
+        return 0.0
+    info = D.kami[kami]
+    value = KAMI_VP.get(info.ability, 0.5)
+    if info.ability == "vp_per_stronghold":
+        value = float(cards.strongholds_on_map(s, seat))
+    elif info.ability == "buy_full_cost" and s.coins[seat] < 2:
+        value = 0.3
+    value += cards.total(s, seat, "shrine_buy_vp", "vp") * 0.5
+    slot = s.shrines.index(kami)
+    force = figures.shrine_force(s, slot)
+    mine = force[seat]
+    top = max((force[q] for q in range(s.players) if q != seat), default=0)
+
+    def chance(m: int) -> float:
+        if m <= 0:
+            return 0.0
+        return 0.9 if m > top else (0.55 if m == top else 0.15)
+
+    return turns * value * (chance(mine + 1) - chance(mine))
+
+
+def _summon_value(s: State, seat: int, what: int, province: int, kami: int) -> float:
+    """What Summoning (or Placing) a ``what`` in ``province`` or at ``kami``'s shrine gives."""
+    if kami >= 0:
+        return FIGURE_VP * 0.5 + _shrine_value(s, seat, kami)
+    force = _piece_force(s, seat, what, province)
+    value = FIGURE_VP + _gain_at(s, seat, province, seat, force)
+    if what == SHINTO and _kami_turns_left(s):
+        value -= 0.2  # keep Shinto for the shrines
+    if what >= MONSTER_BASE:
+        card = CARDS[what - MONSTER_BASE]
+        if card.effect == "enter_steal_vp":
+            value += card.params["vp"] * sum(
+                1 for q in figures.present(s, province) if honor.higher(s, q, seat)
+            )
+    return value + 0.05 * force
+
+
+def _score_summon(s: State, seat: int, a: Any) -> float:
+    if isinstance(a, Summon):
+        return _summon_value(s, seat, a.what, a.province, a.kami)
+    if isinstance(a, Place):
+        if a.where >= AT_KAMI:
+            return _summon_value(s, seat, a.what, -1, a.where - AT_KAMI)
+        return _summon_value(s, seat, a.what, a.where, -1)
+    return 0.0  # end recruit / summon nothing / place nothing
+
+
+def _score_move(s: State, seat: int, a: Any) -> float:
+    """A Move by the change it makes to both provinces; stopping is worth 0.3 (so a Move must
+    gain something clear)."""
+    if not isinstance(a, Move):
+        return 0.3
+    force = _piece_force(s, seat, a.what, a.src)
+    src = _force(s, a.src).copy()
+    dst = _force(s, a.dst).copy()
+    before = _war_worth(s, seat, a.src, src) + _war_worth(s, seat, a.dst, dst)
+    src[seat] -= force
+    dst[seat] += _piece_force(s, seat, a.what, a.dst)
+    gain = _war_worth(s, seat, a.src, src) + _war_worth(s, seat, a.dst, dst) - before
+    fee = sum(c for _, c in figures.toll(s, seat, a.src, a.dst))
+    return gain - fee * COIN_VP
+
+
+def _score_build(s: State, seat: int, a: Any) -> float:
+    """A Stronghold is a Recruit spot for the Seasons left (more where the clan has none, and
+    at war), VP for Kitsune and Susanoo, and Force for Turtle; against 3 Coins."""
+    if not isinstance(a, Build):
+        return 0.0
+    p = a.province
+    seasons = 3 - s.season
+    mine = figures.stronghold_provinces(s, seat)
+    value = 0.8 * seasons + (1.0 if p not in mine else 0.0)
+    value += 3 * cards.copies(s, seat, "winter_per_stronghold")
+    if p in wars_left(s):
+        value += 0.6
+        if honor.is_turtle(s, seat):
+            value += _gain_at(s, seat, p, seat, 1)
+    value += sum(1.0 for k in s.shrines if D.kami[k].ability == "vp_per_stronghold") * 0.5
+    return value - 3 * COIN_VP
+
+
+def _score_betray(s: State, seat: int, a: Any) -> float:
+    """Replacing a rival's figure: its Force leaves, ours arrives (shrines: the worship)."""
+    if not isinstance(a, Replace):
+        return 0.2
+    owner = s.clan.index(a.clan)
+    if a.where >= AT_KAMI:
+        return 2 * _shrine_value(s, seat, a.where - AT_KAMI) + 0.3
+    p = a.where
+    force = _force(s, p).copy()
+    before = _war_worth(s, seat, p, force)
+    force[owner] -= _piece_force(s, owner, a.what, p)
+    force[seat] += _piece_force(s, seat, a.with_what, p)
+    gain = _war_worth(s, seat, p, force) - before
+    return gain + FIGURE_VP * (1 + OTHERS) + (0.3 if owner == _leader(s, seat) else 0.0)
+
+
+def _score_ninja(s: State, seat: int, a: Any) -> float:
+    if not isinstance(a, Kill):
+        return 0.0
+    owner = s.clan.index(a.clan)
+    if owner == seat or owner == s.ally[seat]:
+        return -5.0
+    gain = _gain_at(s, seat, a.province, owner, -_piece_force(s, owner, BUSHI, a.province))
+    return gain + FIGURE_VP * OTHERS - HONOR_VP
+
+
+def _score_hate(s: State, seat: int, a: Any) -> float:
+    return 0.1 if isinstance(a, Kill) and a.what == BUSHI else 0.0
+
+
+# ---------------------------------------------------------------------- Season cards
+
+
+def card_value(s: State, seat: int, c: int) -> float:
+    """What owning Season card ``c`` is expected to give ``seat`` in VP over the Seasons left
+    (its price not counted)."""
+    card = CARDS[c]
+    e = card.effect
+    prm = card.params
+    wars = 3 - s.season  # War Phases still to come, this one included
+    bushi = sum(
+        1
+        for f in range(len(s.loc))
+        if s.owner[f] == seat and s.kind[f] == BUSHI and 0 <= s.loc[f] < 8
+    )
+    if card.type == "monster":
+        force: float = prm.get("force", card.force) if e == "lowest_honor_force" else card.force
+        if e == "lowest_honor_force" and honor.rank(s, seat) < s.players - 2:
+            force = (force + card.force) / 2
+        value = FIGURE_VP + 1.1 * force * wars
+        value += 3 * cards.copies(s, seat, "winter_per_monster")
+        if card.oni:
+            value += 3 * cards.copies(s, seat, "winter_per_oni")
+        if e == "win_battle_vp_per_oni":
+            value += prm["vp"] * (1 + cards.monster_cards(s, seat, oni_only=True)) * 0.5 * wars
+        elif e == "enter_steal_vp":
+            value += prm["vp"] * 0.8
+        elif e == "enter_kill_higher":
+            value += 0.8
+        if card.counts_as_daimyo:
+            value += 0.5
+        return value
+    if card.type == "winter":
+        return float(_winter_forecast(s, seat, c))
+    table: dict[str, float] = {
+        "daimyo_force": 1.1 * prm.get("force", 0) * wars,
+        "bushi_war_force": 1.0 * max(0, prm.get("force", 1) - 1) * max(bushi, 2) * wars,
+        "bushi_oni_force": 0.4 * max(bushi, 1) * wars,
+        "own_killed_vp": 2.0 * wars,
+        "kill_lower_honor_vp": prm.get("vp", 0) * 0.6 * wars * (1 - honor.rank(s, seat) / 4),
+        "enemy_oni_killed_vp": 1.0 * wars,
+        "extra_hostage": 0.8 * wars,
+        "spare_vp": prm.get("vp", 0) * 0.5 * wars,
+        "token_vp": prm.get("vp", 0) * 1.8 * wars,
+        "war_coins": prm.get("coins", 0) * 0.45 * wars,
+        "war_ronin": prm.get("ronin", 0) * 0.45 * wars,
+        "war_per_virtue": (prm.get("coins", 0) * 0.45 + prm.get("vp", 0))
+        * max(1, _virtues(s, seat))
+        * wars,
+        "war_take_from_lower": 0.6 * (s.players - 1 - honor.rank(s, seat)) * wars,
+        "war_move_bushi": 0.8 * wars,
+        "route_toll": 0.3 * wars,
+        "spend_gift": prm.get("vp", 0) * 0.8 * wars,
+        "summon_place_bushi": FIGURE_VP * 1.2 * wars,
+        "summon_kill_bushi": 0.8 * wars,
+        "summon_take_coin": 0.4 * wars,
+        "summon_top_honor_gain": (prm.get("vp", 0) + 0.5 * prm.get("coins", 0)) * 0.3 * wars,
+        "summon_honor_coins": prm.get("coins", 0) * COIN_VP * 0.8 * wars,
+        "summon_coins": prm.get("coins", 0) * COIN_VP * 1.5 * wars,
+        "recruit_end_shinto": 1.0 * wars,
+        "recruit_end_bushi": FIGURE_VP * wars,
+        "allied_select_vp": prm.get("vp", 0) * 0.6 * wars,
+        "allied_vp_bonus": prm.get("vp", 0) * 1.5 * wars,
+        "merchant": 0.6 * wars,
+        "betray_extra": 0.5 * wars,
+        "betray_coins": 0.3 * wars,
+        "mandate_offer_coin": 0.1,
+        "shrine_buy_vp": 0.6 * wars,
+    }
+    value = table.get(e, 0.5)
+    if card.type == "virtue":
+        value += 3 * cards.copies(s, seat, "winter_per_virtue") * (_virtues(s, seat, c) > 0)
+        value += cards.copies(s, seat, "war_per_virtue") * 2.5 * wars
+    if e == "daimyo_force" and figures.first(s, seat, DAIMYO, RESERVE) >= 0:
+        value *= 0.7
+    return value
+
+
+def _virtues(s: State, seat: int, new: int = -1) -> int:
+    """Different Virtues ``seat`` owns, or (with ``new``) whether card ``new`` adds one."""
+    names = {CARDS[c].name for c in s.owned[seat] if CARDS[c].type == "virtue"}
+    if new >= 0:
+        return int(CARDS[new].name not in names)
+    return len(names)
+
+
+def _winter_forecast(s: State, seat: int, c: int) -> float:
+    """A Winter Upgrade's VP as things stand, with a little for what may still come."""
+    e = CARDS[c].effect
+    vp = CARDS[c].params.get("vp", 0)
+    if e == "winter_per_stronghold":
+        return vp * (cards.strongholds_on_map(s, seat) + 0.3)
+    if e == "winter_per_virtue":
+        return vp * (cards.distinct_virtues(s, seat) + 0.2)
+    if e == "winter_per_monster":
+        return vp * (cards.monster_cards(s, seat) + 0.3)
+    if e == "winter_per_oni":
+        return vp * (cards.monster_cards(s, seat, oni_only=True) + 0.2)
+    if e == "winter_per_alliance":
+        return vp * (s.alliance_seasons[seat] + 0.5)
+    if e == "winter_per_lone_figure":
+        return vp * sum(1 for p in range(8) if len(figures.figures_in(s, seat, p)) == 1)
+    return 0.0
+
+
+def _price(s: State, seat: int, c: int) -> int:
+    discount = s.pending[2] if s.pending is not None and s.pending[0] == D_BUY else 0
+    cost = CARDS[c].cost
+    if honor.is_bonsai(s, seat):
+        cost = min(cost, 1)
+    return max(0, cost - discount)
+
+
+def _score_buy(s: State, seat: int, a: Any) -> float:
+    """A card by its value less its price (Coins at the Political Phase's rate); nothing is
+    worth 0. Coins still count at the War, so a dear card must pay for itself."""
+    if not isinstance(a, Buy):
+        return 0.0
+    return card_value(s, seat, a.card) - _price(s, seat, a.card) * COIN_VP * 1.2
+
+
+# ---------------------------------------------------------------------- Mandates
+
+
+def _leader(s: State, seat: int) -> int:
+    """The other clan with the best score estimate."""
+    est = _estimates(s)
+    others = [q for q in range(s.players) if q != seat]
+    return max(others, key=lambda q: est[q])
+
+
+def _recruit_count(s: State, seat: int, bonus: bool) -> int:
+    spots = cards.strongholds_on_map(s, seat)
+    if spots and bonus:
+        spots += 1
+    return min(spots, len(figures.reserve_of(s, seat)))
+
+
+def _best_moves(s: State, seat: int) -> float:
+    """Roughly what one Marshal gives ``seat``: the best gain of each of its figures' Moves."""
+    board = s.board
+    force = _forces_now(s)
+    wars = set(wars_left(s))
+    total = 0.0
+    for f in range(len(s.loc)):
+        src = s.loc[f]
+        if s.owner[f] != seat or not 0 <= src < 8 or not figures.gives_force(s, f):
+            continue
+        if s.kind[f] == STRONGHOLD:
+            continue
+        best = 0.0
+        targets = range(8) if honor.is_dragonfly(s, seat) else board.neighbours[src]
+        for dst in targets:
+            if dst == src or dst not in wars:
+                continue
+            a = force[src].copy()
+            b = force[dst].copy()
+            before = _war_worth(s, seat, src, a) + _war_worth(s, seat, dst, b)
+            a[seat] -= 1
+            b[seat] += 1
+            best = max(best, _war_worth(s, seat, src, a) + _war_worth(s, seat, dst, b) - before)
+        total += best
+        if total > 8:
+            break
+    return total
+
+
+def _harvest_gain(s: State, seat: int) -> float:
+    war = s.phase == WAR
+    won = [
+        p
+        for p in range(8)
+        if figures.strongest(s, _force(s, p) if not war else figures.forces(s, p, False)) == seat
+    ]
+    vp = sum(D.provinces[p].reward.vp for p in won)
+    coins = sum(D.provinces[p].reward.coins for p in won)
+    ronin = sum(D.provinces[p].reward.ronin for p in won)
+    return vp + COIN_VP * coins + RONIN_VP * ronin
+
+
+def _best_card(s: State, seat: int, discount: int) -> float:
+    best = 0.0
+    seen = set()
+    for c in s.display:
+        if CARDS[c].name in seen:
+            continue
+        seen.add(CARDS[c].name)
+        cost = CARDS[c].cost
+        if honor.is_bonsai(s, seat):
+            cost = min(cost, 1)
+        cost = max(0, cost - discount)
+        if cost <= s.coins[seat]:
+            best = max(best, card_value(s, seat, c) - cost * COIN_VP * 1.2)
+    return best
+
+
+def _betray_gain(s: State, seat: int) -> float:
+    """The two best replacements (of two different clans) a Betray would make."""
+    from .mandates import _betray_targets  # the rules' own list of targets
+
+    saved = (s.picked, s.extra_used)
+    s.picked, s.extra_used = [], 0
+    try:
+        options = _betray_targets(s, seat)
+    finally:
+        s.picked, s.extra_used = saved
+    by_clan: dict[int, float] = {}
+    for a in options:
+        v = _score_betray(s, seat, a)
+        by_clan[a.clan] = max(by_clan.get(a.clan, -9.0), v)
+    return sum(sorted(by_clan.values(), reverse=True)[:2])
+
+
+def _mandate_value(s: State, seat: int, m: int) -> float:
+    """What selecting Mandate ``m`` gives ``seat`` less a share of what it gives the others
+    (the ally shares the Bonus)."""
+    others = [q for q in range(s.players) if q != seat]
+    ally = s.ally[seat]
+
+    def gain(q: int, bonus: bool) -> float:
+        if m == RECRUIT:
+            return FIGURE_VP * _recruit_count(s, q, bonus)
+        if m == MARSHAL:
+            value = _best_moves(s, q) if q == seat else 0.5
+            if bonus and s.coins[q] >= 3 and figures.strongholds_in_reserve(s, q):
+                value += 1.0
+            return value
+        if m == TRAIN:
+            return _best_card(s, q, 1 if bonus else 0) if q == seat else 0.8 + 0.3 * bonus
+        if m == HARVEST:
+            return COIN_VP + (_harvest_gain(s, q) if bonus else 0.0)
+        return 0.0
+
+    if m == BETRAY:
+        value = _betray_gain(s, seat)
+        if ally >= 0:
+            value -= HONOR_VP + 1.0
+        return value
+    mine = gain(seat, True)
+    theirs = sum(gain(q, q == ally) for q in others) / len(others)
+    if ally >= 0:
+        mine += cards.total(s, seat, "allied_select_vp", "vp")
+    return mine - OTHERS * theirs
+
+
+def _score_keep(s: State, seat: int, a: Any) -> float:
+    if isinstance(a, Keep | Announce):
+        return _mandate_value(s, seat, a.mandate)
+    return 0.0
+
+
+# ---------------------------------------------------------------------- alliances and gifts
+
+
+def _weakness(s: State, seat: int, q: int) -> float:
+    """How much less ``q`` is expected to score than ``seat`` (positive: weaker)."""
+    est = _estimates(s)
+    return est[seat] - est[q]
+
+
+def _score_offer(s: State, seat: int, a: Any) -> float:
+    """Ally with the weakest clan; no alliance with one that leads."""
+    if isinstance(a, Give) and a.purpose == ALLIANCE:
+        q = s.clan.index(a.clan)
+        return 1.0 + 0.2 * _weakness(s, seat, q)
+    return 0.0
+
+
+def _score_answer(s: State, seat: int, a: Any) -> float:
+    if not isinstance(a, Answer):
+        return 0.0
+    q = s.clan.index(a.clan)
+    good = _weakness(s, seat, q) > -6 or s.alliance_seasons[seat] == 0
+    return 1.0 if a.accept == good else 0.0
+
+
+def _score_give_weakest(s: State, seat: int, a: Any) -> float:
+    """Whom a spent Coin (Benevolence) or an odd Coin of Reparations goes to: the weakest."""
+    if isinstance(a, Give):
+        return 1.0 + 0.01 * _weakness(s, seat, s.clan.index(a.clan))
+    return 0.0
+
+
+def _score_generosity(s: State, seat: int, a: Any) -> float:
+    return 0.0 if isinstance(a, Give) else 0.1
+
+
+def _score_yes(s: State, seat: int, a: Any) -> float:
+    """Accept the Coin, pay for the Vassal's VP, take the Monkey's Coin."""
+    label = str(a)
+    return 0.0 if label in ("refuse the coin", "do not pay", "take no coin") else 1.0
+
+
+# ---------------------------------------------------------------------- the Battle
+
+
+@functools.lru_cache(maxsize=256)
+def _random_bid_dist(coins: int, step: int) -> tuple[float, ...]:
+    """The chance of each bid 0..coins on Advantage ``step`` by a clan that splits ``coins``
+    at random, one Advantage at a time (what is left, uniformly)."""
+    left = [0.0] * (coins + 1)
+    left[coins] = 1.0
+    for _ in range(step):
+        nxt = [0.0] * (coins + 1)
+        for r, pr in enumerate(left):
+            if pr:
+                share = pr / (r + 1)
+                for b in range(r + 1):
+                    nxt[r - b] += share
+        left = nxt
+    out = [0.0] * (coins + 1)
+    for r, pr in enumerate(left):
+        if pr:
+            share = pr / (r + 1)
+            for b in range(r + 1):
+                out[b] += share
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def _rival_bid_cdf(coins: int, step: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """For a rival with ``coins``: (P(bid < x), P(bid == x)) for x = 0..coins+1 on Advantage
+    ``step``, a mix of a random split (0.55), any amount on it (0.3) and all on it (0.15)."""
+    rnd = _random_bid_dist(coins, step)
+    eq = [0.55 * rnd[x] + 0.3 / (coins + 1) for x in range(coins + 1)]
+    eq[coins] += 0.15
+    eq.append(0.0)
+    below = [0.0]
+    for x in range(coins + 1):
+        below.append(below[-1] + eq[x])
+    return tuple(below), tuple(eq)
+
+
+def _win_bid(s: State, seat: int, rivals: list[int], a: int, x: int) -> float:
+    """The chance that a bid of ``x`` wins Advantage ``a`` against ``rivals`` (Honor breaks a
+    tie; with option ``zero_bid_wins`` off a bid of 0 never wins)."""
+    if x == 0 and not s.options.zero_bid_wins:
+        return 0.0
+    chance = 1.0
+    for q in rivals:
+        c = s.coins[q]
+        if x > c:
+            continue
+        below, eq = _rival_bid_cdf(c, a)
+        chance *= below[x] + (eq[x] if honor.higher(s, seat, q) else 0.0)
+    return chance
+
+
+def _battle_wins(s: State, seat: int, force: list[float], rivals: list[int]) -> tuple[float, int]:
+    """(1 if ``seat`` wins the Battle with these Forces, else 0; the winner): the most Force,
+    a tie to Honor, and with no Force at all the highest Honor (rules §16.4)."""
+    pool = [seat, *rivals]
+    top = max(force[q] for q in pool)
+    if top <= 0:
+        w = honor.best(s, pool)
     else:
-        assert step == POETS
-        want = left // 2
-    return min(bids, key=lambda b: abs(b.coins - want))
+        w = honor.best(s, [q for q in pool if force[q] >= top - 1e-9])
+    return (1.0 if w == seat else 0.0), w
+
+
+def _plan(s: State, seat: int) -> list[int]:
+    """The whole bid split of ``seat`` in this Battle (Seppuku, Take Hostage, Hire Ronin,
+    Imperial Poets), the bids already made kept: the split with the best expected VP."""
+    p = s.b_prov
+    part = s.b_part
+    done = s.bids[seat]
+    total = s.coins[seat]
+    rivals = [q for q in part if q != seat]
+    ally = s.ally[seat]
+    force = figures.forces(s, p, True, part)
+    mine_figs = figures.figures_in(s, seat, p)
+    n_mine = len(mine_figs)
+    koi = honor.is_koi(s, seat)
+    # the strongest rival figure a hostage could remove, and ours a rival could take
+    best_take = (0, -1)
+    for f in figures.at(s, p):
+        q = s.owner[f]
+        if q in rivals and q != ally and figures.is_figure(s, f) and not figures.daimyo_like(s, f):
+            best_take = max(best_take, (figures.force_of(s, f, part, True), q))
+    ours = [figures.force_of(s, f, part, True) for f in mine_figs if not figures.daimyo_like(s, f)]
+    lose_take = max(ours, default=0)
+    target_share = 1.0 if len(rivals) == 1 else 0.5
+    rival_figs = {q: len(figures.figures_in(s, q, p)) for q in rivals}
+    later = _later_battles(s, seat)
+    token = token_worth(s, seat, p)
+    coin_cost = 0.08 + 0.3 * min(later, 2)
+    rival_ronin = {q: (s.coins[q] / 2 if honor.is_koi(s, q) else s.ronin[q]) for q in rivals}
+    key = (
+        seat,
+        tuple(done),
+        tuple(part),
+        tuple(force),
+        tuple(s.coins),
+        tuple(s.ronin),
+        tuple(s.honor),
+        tuple(s.ally),
+        tuple(s.vp[q] > 0 for q in part),
+        tuple(figures.what(s, f) * 8 + s.owner[f] for f in figures.at(s, p)),
+        best_take,
+        lose_take,
+        later,
+        token,
+        s.b_start_coins[seat],
+        s.options.zero_bid_wins,
+    )
+    cached = _PLANS.get(key)
+    if cached is not None:
+        return list(cached)
+    koi_all = s.options.koi_reserve_coins is KoiCoins.ALL
+
+    def outcome(h: bool, r: bool, kept: int) -> tuple[float, float]:
+        """(chance of winning the Battle, expected figures killed) for Hostage won (h),
+        Ronin won (r), ``kept`` Coins not bid."""
+        base = [float(x) for x in force]
+        if h and best_take[1] >= 0:
+            base[best_take[1]] -= best_take[0]
+        mine = base[seat]
+        if r:
+            mine += s.ronin[seat] + (kept if koi else 0)
+        cases: list[tuple[float, list[float]]] = []
+        if r or not rivals:
+            cases.append((1.0, base))
+        else:
+            hirer = max(rivals, key=lambda q: base[q] + rival_ronin[q])
+            hired = base.copy()
+            hired[hirer] += rival_ronin[hirer]
+            cases += [(0.6, hired), (0.4, base)]
+        win = 0.0
+        kills = 0.0
+        # without Take Hostage, a rival may take our strongest non-Daimyo figure
+        takes = (
+            [(False, 1.0)]
+            if h or not lose_take
+            else [(True, target_share), (False, 1 - target_share)]
+        )
+        for pr, f in cases:
+            for taken, pr2 in takes:
+                g = f.copy()
+                g[seat] = mine - (lose_take if taken else 0)
+                won, w = _battle_wins(s, seat, g, rivals)
+                weight = pr * pr2
+                win += weight * won
+                if won:
+                    dead = sum(n for q, n in rival_figs.items() if q != ally)
+                    dead -= 1 if h and best_take[1] >= 0 else 0
+                else:
+                    dead = sum(n for q, n in rival_figs.items() if q != w and q != s.ally[w])
+                    if s.ally[w] != seat:
+                        dead += n_mine - (1 if taken else 0)
+                kills += weight * dead
+        return win, kills
+
+    gain_won = token + 0.3 * sum(rival_figs.values())
+    loss = n_mine * (0.4 if ally < 0 else 0.2)
+    steal = 1.3 if best_take[1] >= 0 and s.vp[best_take[1]] > 0 else 0.3
+    sepp = n_mine * (1 + HONOR_VP + 0.2)
+    memo: dict[int, list[tuple[float, float, float]]] = {}
+
+    def terms(kept: int) -> list[tuple[float, float, float]]:
+        """Per (Hostage won, Ronin won): (chance of winning, its VP, figures killed)."""
+        if koi_all:
+            kept = s.b_start_coins[seat]
+        got = memo.get(kept if koi else 0)
+        if got is None:
+            got = []
+            for h in (False, True):
+                for r in (False, True):
+                    win, kills = outcome(h, r, kept)
+                    got.append((win, win * gain_won - (1 - win) * loss, kills))
+            memo[kept if koi else 0] = got
+        return got
+
+    levels = sorted(
+        {0, 1, 2, total // 2, total}
+        | {min(total, s.coins[q] + (0 if honor.higher(s, seat, q) else 1)) for q in rivals}
+        | {min(total, s.coins[q] // 2 + 1) for q in rivals}
+    )
+    levels = [x for x in levels if x <= total]
+    # an Advantage that can change nothing here gets no Coin
+    useful = (
+        n_mine > 0,
+        best_take[1] >= 0 or lose_take > 0,
+        s.ronin[seat] > 0 or koi or any(rival_ronin.values()),
+        True,
+    )
+    chances = [[_win_bid(s, seat, rivals, a, x) for x in range(total + 1)] for a in range(4)]
+
+    options = [
+        (done[a],) if a < len(done) else (tuple(levels) if useful[a] else (0,)) for a in range(4)
+    ]
+    cs, ch, cr, cp = chances
+    best_value = -1e9
+    best = [0, 0, 0, 0]
+    fixed_terms = None if koi else terms(0)
+    for xs in options[0]:
+        ps = cs[xs]
+        for xh in options[1]:
+            if xs + xh > total:
+                break
+            ph = ch[xh]
+            for xr in options[2]:
+                spent3 = xs + xh + xr
+                if spent3 > total:
+                    break
+                pr = cr[xr]
+                q00 = (1 - ph) * (1 - pr)
+                q01 = (1 - ph) * pr
+                q10 = ph * (1 - pr)
+                q11 = ph * pr
+                for xp in options[3]:
+                    spent = spent3 + xp
+                    if spent > total:
+                        break
+                    tm = fixed_terms or terms(total - spent)
+                    (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = tm
+                    pp = cp[xp]
+                    win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
+                    ev = q00 * (v00 + pp * k00) + q01 * (v01 + pp * k01)
+                    ev += q10 * (v10 + pp * k10) + q11 * (v11 + pp * k11)
+                    ev += ph * steal + ps * (1 - win) * sepp - coin_cost * spent
+                    if ev > best_value + 1e-9:
+                        best_value = ev
+                        best = [xs, xh, xr, xp]
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[key] = tuple(best)
+    return best
+
+
+#: Bid splits already planned, by everything a plan depends on: the Battle is the same in
+#: every state a search samples from a seat's view, so the plan is made once.
+_PLANS: dict[tuple[Any, ...], tuple[int, ...]] = {}
+
+
+def _later_battles(s: State, seat: int) -> int:
+    """The later provinces at war this Season where ``seat`` and a non-allied rival have
+    Force (Battles still to come)."""
+    n = 0
+    for p in s.war[s.war_next :]:
+        here = figures.present(s, p)
+        if seat in here and any(q != seat and q != s.ally[seat] for q in here):
+            n += 1
+    return n
+
+
+def _bid(s: State, seat: int, bids: list[Bid]) -> Bid:
+    """This Advantage's share of the planned split (the nearest bid offered)."""
+    plan = _plan(s, seat)
+    step = bids[0].advantage
+    want = plan[step] if step < len(plan) else 0
+    return min(bids, key=lambda b: (abs(b.coins - want), b.coins))
+
+
+def _battle_force(s: State) -> list[int]:
+    force = figures.forces(s, s.b_prov, True, s.b_part)
+    for q in s.b_part:
+        force[q] += s.b_hired[q]
+    return force
+
+
+def _score_seppuku(s: State, seat: int, a: Any) -> float:
+    """Commit Seppuku only when the Battle is lost anyway (its figures would die for
+    nothing), or when the Ronin alone still win it. The bids are shown by now, so the
+    Forces are those after the Take Hostage and Hire Ronin already won."""
+    from .war import advantage_winner
+
+    commit = str(a) == "commit seppuku"
+    force = _battle_force(s)
+    p = s.b_prov
+    hirer = advantage_winner(s, HIRE_RONIN)
+    hired = [0] * s.players
+    if hirer >= 0:
+        hired[hirer] = s.ronin[hirer] + (s.coins[hirer] if honor.is_koi(s, hirer) else 0)
+    taker = advantage_winner(s, TAKE_HOSTAGE)
+    if taker >= 0:
+        rivals = [q for q in s.b_part if q != taker and q != s.ally[taker]]
+        if rivals:
+            top = max(rivals, key=lambda q: force[q] + hired[q])
+            takeable = [
+                figures.force_of(s, f, s.b_part, True)
+                for f in figures.figures_in(s, top, p)
+                if not figures.daimyo_like(s, f)
+            ]
+            force[top] -= max(takeable, default=0)
+    for q in s.b_part:
+        force[q] += hired[q]
+    winner = figures.strongest(s, force, s.b_part)
+    if winner < 0:
+        winner = honor.best(s, s.b_part)
+    lost = winner != seat and s.ally[winner] != seat
+    mine = len(figures.figures_in(s, seat, p))
+    if commit:
+        if lost:
+            return mine * (1 + HONOR_VP)
+        without = force.copy()
+        without[seat] = hired[seat]
+        still = figures.strongest(s, without, s.b_part) == seat
+        return mine * (1 + HONOR_VP) if still else -5.0
+    return 0.0
+
+
+def _score_hostage(s: State, seat: int, a: Any) -> float:
+    """Take the figure that weakens the strongest rival most, and VP where there are some."""
+    if not isinstance(a, Hostage):
+        return 0.0
+    owner = s.clan.index(a.clan)
+    if owner == s.ally[seat]:
+        return -0.5
+    force = _battle_force(s)
+    rivals = [q for q in s.b_part if q != seat and q != s.ally[seat]]
+    top = max(rivals, key=lambda q: (force[q], -honor.rank(s, q))) if rivals else -1
+    f = figures.first(s, owner, a.what, s.b_prov)
+    strength = figures.force_of(s, f, s.b_part, True) if f >= 0 else 1
+    value = 1.0 + (1.0 if s.vp[owner] > 0 else 0.0) + 0.3 * strength
+    if owner == top:
+        value += strength * 1.5
+    return value
+
+
+def _score_mercy(s: State, seat: int, a: Any) -> float:
+    """Spare the losers (Mercy's VP) unless the Poets, won, pay more for their deaths."""
+    from .war import SPARE, _losers_figures, advantage_winner
+
+    dead = len(_losers_figures(s))
+    poets = advantage_winner(s, POETS) == seat
+    kill_value = (dead if poets else 0) + 0.3 * dead
+    spare_value = cards.total(s, seat, "spare_vp", "vp")
+    return spare_value if a == SPARE else kill_value
+
+
+# ---------------------------------------------------------------------- estimates
 
 
 def score_estimate(s: State) -> list[float]:
-    """VP now plus what the tokens, the set bonus and Winter Upgrades would give today."""
+    """VP now, plus what the tokens, the set bonus and Winter Upgrades would give today, plus
+    (before Winter) the tokens still to be fought for this Season, shared out by Force."""
+    if s.final is not None:
+        return [float(x) for x in s.final]
     out = []
+    left = wars_left(s)
+    force = [figures.forces(s, p, s.phase == WAR) for p in left]
+    season_vp = VP_BY_SEASON[min(s.season, 2)]
     for seat in range(s.players):
-        if s.final is not None:
-            out.append(float(s.final[seat]))
-            continue
         vp = s.vp[seat] + token_vp(s, seat) + set_bonus(s, seat)
         vp += sum(upgrade_vp(s, seat, c) for c in s.owned[seat] if CARDS[c].type == "winter")
-        out.append(float(vp))
+        mine = {t % 8 for t in s.tokens[seat]}
+        expected = 0.0
+        for p, f in zip(left, force, strict=True):
+            total = sum(x * x for x in f)
+            if total and f[seat]:
+                share = f[seat] * f[seat] / total
+                expected += share * (
+                    season_vp + (_new_province_vp(len(mine)) if p not in mine else 0)
+                )
+        out.append(float(vp) + 0.8 * expected + 0.2 * s.coins[seat])
     return out
 
 
 def evaluate(s: State) -> list[float]:
-    """Win shares from the score estimates (a softmax, 4 VP wide)."""
+    """Win shares from the score estimates (a softmax, from 8 VP wide in Spring to 3 VP at
+    the end)."""
     scores = score_estimate(s)
     top = max(scores)
-    weights = [math.exp((x - top) / 4.0) for x in scores]
+    width = 3.0 if s.final is not None else 3.0 + 2.0 * (3 - min(s.season, 3))
+    weights = [math.exp((x - top) / width) for x in scores]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+_SCORERS: dict[int, Any] = {
+    D_OFFER: _score_offer,
+    D_ANSWER: _score_answer,
+    D_KEEP: _score_keep,
+    D_ANNOUNCE: _score_keep,
+    D_RECRUIT: _score_summon,
+    D_PLACE: _score_summon,
+    D_MOVE: _score_move,
+    D_BUILD: _score_build,
+    D_BUY: _score_buy,
+    D_BENEVOLENCE: _score_give_weakest,
+    D_BETRAY: _score_betray,
+    D_NINJA: _score_ninja,
+    D_MONKEY: _score_yes,
+    D_GENEROSITY: _score_generosity,
+    D_GEN_ANSWER: _score_yes,
+    D_VASSAL: _score_yes,
+    D_HATE: _score_hate,
+    D_SEPPUKU: _score_seppuku,
+    D_HOSTAGE: _score_hostage,
+    D_MERCY: _score_mercy,
+    D_REPARATION: _score_give_weakest,
+}
