@@ -336,8 +336,8 @@ def test_two_people_fight_a_battle_and_neither_sees_the_others_split(
 
 def test_choosing_a_clan_shows_each_clans_power_home_and_income(page: Page, server: Server) -> None:
     """rising_sun.md §2.2, §2.3 (option clans=chosen): each seat in turn picks a clan; the
-    table shows every clan in play with its power, home province and income, the choices are exactly the
-    legal ones, and a clan taken is marked with who took it."""
+    table shows every clan in play with its power, home province and income, the choices are
+    exactly the legal ones, and a clan taken is marked with who took it."""
     made = server.create(
         "rising_sun", 3, ["human", "random", "random"], seed=3, options={"clans": "chosen"}
     )
