@@ -425,9 +425,7 @@ def _reparations(s: State, rng: Rng, log: Log) -> None:
     and the winner chooses who gets any odd Coins (§16.4)."""
     w = s.b_winner
     paid = sum(s.bids[w])
-    losers = [
-        q for q in s.b_part if q != w and (s.options.allied_loser_reparations or s.ally[w] != q)
-    ]
+    losers = _repaid_losers(s)
     if not paid or not losers:
         return
     share, odd = divmod(paid, len(losers))
@@ -445,13 +443,16 @@ def _reparations(s: State, rng: Rng, log: Log) -> None:
         ask(s, D_REPARATION, w, odd)
 
 
-def _reparation_losers(s: State) -> list[int]:
+def _repaid_losers(s: State) -> list[int]:
+    """The losers who share the winner's bid Coins (the winner's ally only with the option)."""
     w = s.b_winner
     return [
-        q
-        for q in s.b_part
-        if q != w and q not in s.picked and (s.options.allied_loser_reparations or s.ally[w] != q)
+        q for q in s.b_part if q != w and (s.options.allied_loser_reparations or s.ally[w] != q)
     ]
+
+
+def _reparation_losers(s: State) -> list[int]:
+    return [q for q in _repaid_losers(s) if q not in s.picked]
 
 
 @decision(D_REPARATION)
@@ -473,11 +474,8 @@ def _reparation_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
 
 def _repaid(s: State) -> tuple[int, ...]:
     """The Coins each participant received as War Reparations in this Battle."""
-    w = s.b_winner
-    losers = [
-        q for q in s.b_part if q != w and (s.options.allied_loser_reparations or s.ally[w] != q)
-    ]
-    share = sum(s.bids[w]) // len(losers) if losers else 0
+    losers = _repaid_losers(s)
+    share = sum(s.bids[s.b_winner]) // len(losers) if losers else 0
     return tuple((share if q in losers else 0) + (1 if q in s.picked else 0) for q in s.b_part)
 
 
