@@ -33,7 +33,7 @@ from typing import Any
 
 from sengoku.core import Rng
 
-from . import cards, figures, honor
+from . import cards, figures, honor, mandates
 from .actions import (
     ALLIANCE,
     AT_KAMI,
@@ -352,7 +352,7 @@ def _score_build(s: State, seat: int, a: Any) -> float:
         if honor.is_turtle(s, seat):
             value += _gain_at(s, seat, p, seat, 1)
     value += sum(1.0 for k in s.shrines if D.kami[k].ability == "vp_per_stronghold") * 0.5
-    return value - 3 * COIN_VP
+    return value - mandates.STRONGHOLD_COST * COIN_VP
 
 
 def _score_betray(s: State, seat: int, a: Any) -> float:
@@ -492,10 +492,7 @@ def _winter_forecast(s: State, seat: int, c: int) -> float:
 
 def _price(s: State, seat: int, c: int) -> int:
     discount = s.pending[2] if s.pending is not None and s.pending[0] == D_BUY else 0
-    cost = CARDS[c].cost
-    if honor.is_bonsai(s, seat):
-        cost = min(cost, 1)
-    return max(0, cost - discount)
+    return mandates.price(s, seat, CARDS[c].cost, discount)
 
 
 def _score_buy(s: State, seat: int, a: Any) -> float:
@@ -572,10 +569,7 @@ def _best_card(s: State, seat: int, discount: int) -> float:
         if CARDS[c].name in seen:
             continue
         seen.add(CARDS[c].name)
-        cost = CARDS[c].cost
-        if honor.is_bonsai(s, seat):
-            cost = min(cost, 1)
-        cost = max(0, cost - discount)
+        cost = mandates.price(s, seat, CARDS[c].cost, discount)
         if cost <= s.coins[seat]:
             best = max(best, card_value(s, seat, c) - cost * COIN_VP * 1.2)
     return best
@@ -609,7 +603,11 @@ def _mandate_value(s: State, seat: int, m: int) -> float:
             return FIGURE_VP * _recruit_count(s, q, bonus)
         if m == MARSHAL:
             value = _best_moves(s, q) if q == seat else 0.5
-            if bonus and s.coins[q] >= 3 and figures.strongholds_in_reserve(s, q):
+            if (
+                bonus
+                and s.coins[q] >= mandates.STRONGHOLD_COST
+                and figures.strongholds_in_reserve(s, q)
+            ):
                 value += 1.0
             return value
         if m == TRAIN:
