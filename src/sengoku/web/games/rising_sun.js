@@ -120,7 +120,9 @@ const LAYOUTS = {
 };
 const TILE_W = 200;
 const TILE_H = 140;
-let layoutName = "wide";
+
+/** The seat that took this Season's War token of province ``p`` (-1: nobody yet). */
+const tokenOwner = (view, p) => view.tokens.findIndex(list => list.includes(seasonIndex(view) * 8 + p));
 
 /** The pieces in each province (by owner) and on each shrine. */
 function placed(view) {
@@ -149,12 +151,11 @@ function namedProvinces(st) {
 
 function drawMap(st) {
   const { view, data } = st;
-  const layout = LAYOUTS[layoutName];
+  const layout = LAYOUTS[st.layout];
   const [width, height] = layout.box;
   const at = name => layout.at[name];
   const names = data.provinces.map(p => p.name);
-  const where = placed(view);
-  const old = st.before ? placed(st.before) : null;
+  const { where, old } = st;
   const wars = new Map(view.war.map((p, i) => [p, i]));
   const named = namedProvinces(st);
   const links = data.edges.filter(e => !e.option || view.options?.[e.option]).map(e => {
@@ -167,7 +168,7 @@ function drawMap(st) {
     return s("path", { d, class: "rs-route", "data-edge": key });
   });
   const tiles = names.map((name, p) => provinceTile(st, p, name, at(name), where.provinces[p], old?.provinces[p], wars, named.has(p)));
-  return h("div", { class: "rs-map-wrap" }, s("svg", { class: `rs-map layout-${layoutName}`, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("rising_sun.board.map") },
+  return h("div", { class: "rs-map-wrap" }, s("svg", { class: `rs-map layout-${st.layout}`, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("rising_sun.board.map") },
     s("defs", {}, s("pattern", { id: "rs-waves", width: 40, height: 16, patternUnits: "userSpaceOnUse" }, s("path", { d: "M0 12 Q10 4 20 12 T40 12", class: "rs-wave" }))),
     s("rect", { x: 0, y: 0, width, height, class: "rs-sea" }),
     s("rect", { x: 0, y: 0, width, height, fill: "url(#rs-waves)" }),
@@ -214,7 +215,7 @@ function rewardLine(reward) {
 }
 
 function warBadge(view, war, p, done) {
-  const token = view.tokens.findIndex(list => list.includes(seasonIndex(view) * 8 + p));
+  const token = tokenOwner(view, p);
   const next = !done && war === view.war_next && view.phase === "war";
   const badge = s("g", { class: cls("rs-war", done && "done", next && "next"), transform: "translate(172 6)" },
     s("rect", { width: 22, height: 22, rx: 4 }), s("text", { x: 11, y: 16, "text-anchor": "middle" }, String(war + 1)));
@@ -263,7 +264,7 @@ function mapLegend() {
 
 function shrinesPanel(st) {
   const { view, data } = st;
-  const where = placed(view).shrines;
+  const where = st.where.shrines;
   const kamiTurn = view.phase === "political" && data.political_track[view.turn - 1] === "K";
   return h("section", { class: cls("rs-shrines", kamiTurn && "kami-turn"), "aria-label": t("rising_sun.board.shrines") },
     ...view.shrines.map((k, slot) => {
@@ -307,11 +308,10 @@ function trackPanel(st) {
 function warsPanel(st) {
   const { view, data } = st;
   if (!view.war.length) return null;
-  const season = seasonIndex(view);
   return h("section", { class: "rs-wars", "aria-label": t("rising_sun.wars.title") },
     h("h3", {}, t("rising_sun.wars.title")),
     h("ol", {}, ...view.war.map((p, i) => {
-      const owner = view.tokens.findIndex(list => list.includes(season * 8 + p));
+      const owner = tokenOwner(view, p);
       const done = i < view.war_next && !(view.battle.province === p);
       return h("li", { class: cls(done && "done", view.battle.province === p && "now") },
         h("span", { class: "rs-war-n" }, String(i + 1)), provinceName(data.provinces[p].name),
@@ -615,15 +615,16 @@ function bidComposer(st, bids) {
 // -- the renderer ------------------------------------------------------------------------------
 
 export function createRenderer(ctx) {
-  dataForWords = ctx.data;
   const focus = { after: null };
   const act = makeAct(ctx, focus);
   const split = { key: null, values: [0, 0, 0, 0] };
-  const actionText = catalogTranslator("rising_sun.act.", logWords);
+  const words = () => logWords(ctx.data);
+  const actionText = catalogTranslator("rising_sun.act.", words);
+  let layout = "wide";
   let lastMessage = null;
   let lastBefore = null;
   const narrow = window.matchMedia("(max-width: 700px)");
-  const chooseLayout = () => { layoutName = narrow.matches ? "tall" : "wide"; };
+  const chooseLayout = () => { layout = narrow.matches ? "tall" : "wide"; };
   chooseLayout();
   narrow.addEventListener("change", () => { chooseLayout(); if (lastMessage) renderer.update(lastMessage, lastBefore); });
   const renderer = {
@@ -631,7 +632,8 @@ export function createRenderer(ctx) {
       lastMessage = message;
       lastBefore = before;
       const view = message.view;
-      const st = { ctx, view, before, legal: ctx.replay ? [] : message.legal || [], act, data: ctx.data, me: ctx.seat, number: message.number, split, actionText,
+      const st = { ctx, view, before, legal: ctx.replay ? [] : message.legal || [], act, data: ctx.data, me: ctx.seat, number: message.number, split, actionText, layout,
+        where: placed(view), old: before ? placed(before) : null,
         redraw: () => renderer.update(lastMessage, lastBefore) };
       const held = document.activeElement?.dataset?.notation;
       if (!view.clans || view.phase === "clans") {
@@ -653,7 +655,7 @@ export function createRenderer(ctx) {
       }
       if (message.legal?.length) focus.after = null;
     },
-    translateLog: catalogTranslator("rising_sun.log.", logWords),
+    translateLog: catalogTranslator("rising_sun.log.", words),
     translateAction: actionText,
   };
   return renderer;
@@ -682,10 +684,7 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`rising_sun.col
 // s a season, f a figure kind or Monster, n a number, x free text whose known terms are
 // translated one by one.
 
-let dataForWords = null;
-
-function logWords() {
-  const data = dataForWords;
+function logWords(data) {
   const words = (keys, key) => new Map(keys.map(k => [k, tOr(key(k), k)]));
   const c = new Map([...words(data.clans.map(x => x.name), k => `rising_sun.clan.${k}`), ...words(SEATS, k => `rising_sun.colour.${k}`)]);
   const p = words(data.provinces.map(x => x.name), k => `rising_sun.province.${k}`);
