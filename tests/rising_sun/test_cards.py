@@ -33,6 +33,15 @@ from .helpers import (
 from .test_war import bid
 
 
+def koi_wins_unbid(m) -> list[str]:  # type: ignore[no-untyped-def]
+    """A Battle in Kyoto where Koi and Lotus bid nothing: Koi, higher in Honor, wins Seppuku
+    and Take Hostage and uses neither; the lines logged."""
+    war_in(m, "Kyoto")
+    bid(m, "Lotus", 0, 0, 0, 0)
+    bid(m, "Koi", 0, 0, 0, 0)
+    return act(m, "Koi", "decline seppuku", "take no hostage")
+
+
 def force(m, clan: str, province: str, war: bool = False) -> int:  # type: ignore[no-untyped-def]
     s = m.state
     if war:
@@ -353,10 +362,7 @@ def test_oni_of_souls_scores_a_battle_won_with_it() -> None:
     put(m, "Koi", "Oni of Souls", "Kyoto")
     put(m, "Koi", "Bushi", "Kyoto", 2)
     put(m, "Lotus", "Bushi", "Kyoto")
-    war_in(m, "Kyoto")
-    bid(m, "Lotus", 0, 0, 0, 0)
-    bid(m, "Koi", 0, 0, 0, 0)
-    out = act(m, "Koi", "decline seppuku", "take no hostage")
+    out = koi_wins_unbid(m)
     assert "Koi gains 4 VP for winning with Oni of Souls" in out
 
 
@@ -473,10 +479,7 @@ def test_mercy_may_spare_the_losers_for_vp() -> None:
     give(m, "Koi", "Mercy", season_set="horseman")
     put(m, "Koi", "Bushi", "Kyoto", 2)
     put(m, "Lotus", "Bushi", "Kyoto")
-    war_in(m, "Kyoto")
-    bid(m, "Lotus", 0, 0, 0, 0)
-    bid(m, "Koi", 0, 0, 0, 0)
-    act(m, "Koi", "decline seppuku", "take no hostage")
+    koi_wins_unbid(m)
     assert legal(m, "Koi") == ["spare the losers", "kill the losers"]
     act(m, "Koi", "spare the losers")
     assert count(m, "Lotus", "Bushi", "Kyoto") == 1 and vp(m, "Koi") == 2
@@ -696,10 +699,7 @@ def test_boldness_scores_enemy_oni_killed() -> None:
     give(m, "Lotus", "Oni of Skulls")
     put(m, "Koi", "Bushi", "Kyoto", 5)
     put(m, "Lotus", "Oni of Skulls", "Kyoto")
-    war_in(m, "Kyoto")
-    bid(m, "Lotus", 0, 0, 0, 0)
-    bid(m, "Koi", 0, 0, 0, 0)
-    out = act(m, "Koi", "decline seppuku", "take no hostage")
+    out = koi_wins_unbid(m)
     assert "Koi gains 4 VP for Boldness" in out
 
 

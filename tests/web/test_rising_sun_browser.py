@@ -28,6 +28,7 @@ SEED = 5  # 4 players: the person plays Lotus, and meets the bots in Battle
 Shot = Callable[[Page, str], Path]
 GIFT = re.compile(r"^give 1 (coin|ronin) to ")
 CLANS = load_data().clans
+PROVINCES = load_data().province_names
 
 
 def notations(page: Page) -> list[str]:
@@ -122,8 +123,7 @@ def start_from_lobby(page: Page, server: Server) -> tuple[str, str]:
 def check_board(page: Page, view: dict[str, Any]) -> None:
     """The map, the shrines and the clans' screens show what the view holds: each clan's
     Force in each province, its Shinto on each shrine, its VP, Coins and Ronin."""
-    names = [p["name"] for p in page_data(page)["provinces"]]
-    for p, name in enumerate(names):
+    for p, name in enumerate(PROVINCES):
         tile = page.locator(f".rs-prov[data-province='{name}']")
         shown = {
             int(seat): int(force)
@@ -144,13 +144,6 @@ def check_board(page: Page, view: dict[str, Any]) -> None:
         expect(screen.locator(".rs-vp-total b")).to_have_text(str(vp))
         stats = screen.locator(".rs-stat b").all_inner_texts()
         assert stats == [str(view["coins"][seat]), str(view["ronin"][seat])], seat
-
-
-def page_data(page: Page) -> dict[str, Any]:
-    data: dict[str, Any] = page.evaluate(
-        "fetch('/api/games/rising_sun').then(r => r.json()).then(g => g.data)"
-    )
-    return data
 
 
 def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
