@@ -220,6 +220,34 @@ class Auction(Game[State, Bid | Play]):
         ]
         return s
 
+    def action_vocabulary(self, players: int, options: AuctionOptions) -> list[str]:
+        # "bid" then the coins as a digit: a two-token spelling shows the prefix tree at work
+        return ["bid", *(f"coins {n}" for n in range(10)), "pass", *(f"play {c}" for c in CARDS)]
+
+    def action_tokens(self, state: State, seat: int, action: Bid | Play) -> list[str]:
+        if isinstance(action, Bid):
+            return ["bid", f"coins {action.coins}"]
+        return [f"play {action.card}" if action.card else "pass"]
+
+    def observation_shape(self, players: int, options: AuctionOptions) -> tuple[int, ...]:
+        return (3 + 4 * players + 2 * len(CARDS),)
+
+    def observation_tensor(self, view: dict[str, Any]) -> list[float]:
+        seat, players = view["seat"], view["players"]
+        out = [view["round"] / 8, float(view["phase"] == "bid"), view["deck_size"] / 12]
+        for p in range(players):
+            q = (p + seat) % players if seat is not None else p  # own seat first
+            out += [
+                view["coins"][q] / 9,
+                sum(view["played"][q]) / 78,
+                view["hand_sizes"][q] / 12,
+                float(view["winner"] == q),
+            ]
+        hand = set(view["hand"] or ())
+        played = {c for cards in view["played"] for c in cards}
+        out += [float(c in hand) for c in CARDS] + [float(c in played) for c in CARDS]
+        return out
+
     def vary_secrets(self, state: State, seat: int, rng: Rng) -> State:
         s = self.clone(state)
         others = [p for p in range(s.players) if p != seat]

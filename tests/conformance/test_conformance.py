@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 import sengoku
 from sengoku.core import (
     VIEW_KEYS,
+    ActionSpace,
+    Decision,
     IllegalActionError,
     Match,
     Rng,
@@ -30,6 +32,7 @@ from sengoku.core import (
     get_game,
     normalize_notation,
 )
+from sengoku.core.encoding import check_observation
 
 GAMES_PER_CASE = int(os.environ.get("SENGOKU_CONFORMANCE_GAMES", "2"))
 MAX_STEPS = 200_000
@@ -411,6 +414,56 @@ def test_secret_choices_stay_secret_until_the_last_submits(
 
     random_walk(name, players, options, 1, check)
     assert compared or chances < 5, "no simultaneous secret choice was ever compared"
+
+
+#: The most ids a game's action vocabulary may have (design.md: at most a few hundred).
+MAX_VOCABULARY = 512
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_actions_spell_in_a_fixed_vocabulary_and_views_fill_a_fixed_tensor(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """Every legal action spells in the game's fixed, small token vocabulary, no two alike and
+    none a prefix of another, so a walk down the prefix tree picks exactly one legal action;
+    every seat's observation tensor has the declared shape, finite values, and does not change
+    when only other seats' secrets do."""
+    game = get_game(name)
+    first = sengoku.new_match(name, players, seed=1, options=options)
+    space = ActionSpace.of(first)
+    assert 2 <= space.size <= MAX_VOCABULARY
+    assert ActionSpace.of(sengoku.new_match(name, players, seed=2, options=options)).tokens == (
+        space.tokens
+    )
+    shape = game.observation_shape(players, first.options)
+    used: set[int] = set()
+    walker = Rng(99)
+
+    def check(match: Match, step: int) -> None:
+        for seat in match.to_act():
+            legal = match.legal_actions(seat)
+            tree = space.tree(match, seat)
+            assert tree.actions() == len(legal), f"step {step}: the tree lost actions"
+            for action in legal:
+                used.update(space.encode(match, seat, action))
+            decision = Decision(space, match, seat)
+            chosen = None
+            while chosen is None:
+                ids = decision.legal_ids()
+                assert ids and all(0 <= i < space.size for i in ids)
+                chosen = decision.choose(walker.choice(ids))
+            assert chosen in legal
+            assert space.encode(match, seat, chosen) == tuple(decision.prefix)
+        for seat in range(players):
+            tensor = game.observation_tensor(match.view(seat))
+            check_observation(tensor, shape, name)
+            if step % 7 == 0:
+                other = game.vary_secrets(match.state, seat, Rng(step))
+                view = {**match.view(seat), **game.view(other, seat)}
+                assert game.observation_tensor(view) == tensor
+
+    random_walk(name, players, options, 1, check)
+    assert len(used) >= 2
 
 
 JUNK = st.recursive(

@@ -1,5 +1,6 @@
 """The game protocol, the match authority and what they share. No I/O, no game rules."""
 
+from .encoding import ActionSpace, Decision, EncodingError, TokenTree
 from .errors import (
     IllegalActionError,
     OptionError,
@@ -27,6 +28,9 @@ from .rng import Rng, fresh_seed
 __all__ = [
     "VIEW_KEYS",
     "Action",
+    "ActionSpace",
+    "Decision",
+    "EncodingError",
     "Game",
     "GameOptions",
     "IllegalActionError",
@@ -39,6 +43,7 @@ __all__ = [
     "Rng",
     "SengokuError",
     "SetupError",
+    "TokenTree",
     "UnknownGameError",
     "action_to_json",
     "available_games",

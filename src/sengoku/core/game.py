@@ -217,6 +217,35 @@ class Game(ABC, Generic[S, A]):
         """
         return None
 
+    # -- research encodings (see :mod:`sengoku.core.encoding`) ---------------------------
+
+    def action_vocabulary(self, players: int, options: Any) -> Sequence[str]:
+        """The names of the game's action tokens for ``players`` and validated ``options``.
+
+        Fixed for a player count and options: a token's place in it is its integer id in
+        every decision. Keep it small (at most a few hundred).
+        """
+        raise NotImplementedError(f"{self.title} declares no action tokens")
+
+    def action_tokens(self, state: S, seat: int, action: A) -> Sequence[str]:
+        """The tokens that spell ``action``, one of ``seat``'s legal actions in ``state``.
+
+        Among one seat's legal actions at one moment no two spell the same and none spells
+        a prefix of another.
+        """
+        raise NotImplementedError(f"{self.title} declares no action tokens")
+
+    def observation_shape(self, players: int, options: Any) -> tuple[int, ...]:
+        """The shape of :meth:`observation_tensor`, fixed for a player count and options."""
+        raise NotImplementedError(f"{self.title} declares no observation tensor")
+
+    def observation_tensor(self, view: dict[str, Any]) -> list[float]:
+        """One seat's view (as :meth:`Match.view` gives it) as a flat list of finite floats.
+
+        Its length is the product of :meth:`observation_shape`; it reads the view only.
+        """
+        raise NotImplementedError(f"{self.title} declares no observation tensor")
+
     # -- notation and presentation -----------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
