@@ -213,6 +213,17 @@ class Decision:
             ((token, child),) = child.items()
             self.prefix.append(token)
 
+    def replay(self, prefix: Sequence[int]) -> None:
+        """Stand where another decision on the same legal actions stands after ``prefix``.
+
+        ``prefix`` is that decision's :attr:`prefix` (forced ids included), not yet complete.
+        """
+        try:
+            self._node = self.tree.node(prefix)
+        except (KeyError, TypeError):
+            raise EncodingError(f"{list(prefix)} is no unfinished spelling here") from None
+        self.prefix = list(prefix)
+
 
 def check_observation(values: Sequence[float], shape: Sequence[int], game: str) -> None:
     """Raise :class:`EncodingError` unless ``values`` fill ``shape`` with finite numbers."""

@@ -247,6 +247,11 @@ class Match:
         """
         return self._state
 
+    def rng_state(self) -> int:
+        """The state of the match's chance (:meth:`Rng.getstate`): with the record, all that
+        saving a match mid-game needs, and a check that a replay came out the same."""
+        return self._rng.getstate()
+
     @property
     def log_length(self) -> int:
         """The number of lines in the whole log (for ``log(seat, since=...)``)."""

@@ -1,0 +1,10 @@
+"""Adapters for research frameworks: PettingZoo and OpenSpiel (``pip install 'sengoku[research]'``).
+
+* :mod:`sengoku.envs.pettingzoo`: ``env(game, players=..., options=...)`` (AEC) and
+  ``parallel_env(...)``;
+* :mod:`sengoku.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("sengoku_shogun")``
+  and the others work;
+* :mod:`sengoku.envs.common`: what both stand on, a match played one action token at a time.
+
+See ``docs/research.md``.
+"""

@@ -1,0 +1,258 @@
+"""What the research adapters share: a match played one action token at a time.
+
+:class:`TokenPlay` wraps a :class:`~sengoku.core.Match` for the PettingZoo and OpenSpiel
+adapters. Each step takes one integer id of the game's :class:`~sengoku.core.ActionSpace`
+for one seat; once a seat's ids spell a whole legal action, the match carries it out. It
+gives each seat
+
+* an **action mask** over the ids (what may come next for that seat now);
+* an **observation**: the game's :meth:`~sengoku.core.Game.observation_tensor` of the seat's
+  view followed by the seat's ids chosen so far in the action it is spelling (a count per
+  token, a quarter per use, at most 1), so that a policy knows where it stands in a spelling;
+* an **information state** with perfect recall: the seat's view now, its spelling so far and
+  a digest of everything it has been shown, in order (its own actions and every log line it
+  may read), so two moments the seat can tell apart never share one;
+* its **reward**: at the end, 1 shared among the winners, 0 for the others.
+
+The seat that acts next is the one in the middle of a spelling, else the first seat in
+``to_act()``; a simultaneous secret choice is thus asked of one seat after another, which
+shows nothing, since a seat's view never holds another seat's pending secret.
+
+>>> import sengoku
+>>> play = TokenPlay(sengoku.new_match("shitenno", 2, seed=3))
+>>> seat = play.current_seat()
+>>> mask = play.action_mask(seat)
+>>> sum(mask) == len(play.legal_ids(seat)) > 0
+True
+>>> while play.match.outcome() is None:
+...     play.step(play.legal_ids(play.current_seat())[0])
+>>> play.rewards()
+(0.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from typing import Any
+
+from sengoku.core import ActionSpace, Decision, EncodingError, Match, determinize
+from sengoku.core.encoding import check_observation
+from sengoku.core.rng import Rng
+
+__all__ = ["TokenPlay"]
+
+
+class TokenPlay:
+    """A match played token by token; see the module docs.
+
+    Args:
+        match: the match to play (it is changed in place).
+        skip_forced: follow spellings by themselves where only one id can come next.
+    """
+
+    __slots__ = (
+        "_decisions",
+        "_digests",
+        "_log_seen",
+        "game",
+        "match",
+        "observation_size",
+        "shape",
+        "skip_forced",
+        "space",
+    )
+
+    def __init__(self, match: Match, skip_forced: bool = True) -> None:
+        self.match = match
+        self.game = match.game
+        self.skip_forced = skip_forced
+        self.space = ActionSpace.of(match)
+        self.shape = tuple(self.game.observation_shape(match.players, match.options))
+        self.observation_size = math.prod(self.shape) + self.space.size
+        self._decisions: dict[int, Decision] = {}
+        self._digests = [_digest(b"", f"seat {s}") for s in range(match.players)]
+        self._log_seen = 0
+        self._note_log()
+
+    # -- acting ------------------------------------------------------------------------------
+
+    def current_seat(self) -> int | None:
+        """The seat whose id comes next when seats take turns, ``None`` once the game is over.
+
+        That is a seat in the middle of a spelling, else the first seat in ``to_act()``.
+        """
+        if self._decisions:
+            return next(iter(self._decisions))
+        to_act = self.match.to_act()
+        return to_act[0] if to_act else None
+
+    def acting_seats(self) -> list[int]:
+        """The seats that may take an id now when seats choose at once: ``to_act()``."""
+        return self.match.to_act()
+
+    def decision(self, seat: int) -> Decision:
+        """``seat``'s decision, its spelling so far; the seat must be one that may act."""
+        decision = self._decisions.get(seat)
+        if decision is None:
+            if seat not in self.match.to_act():
+                raise EncodingError(f"seat {seat} may not act now")
+            decision = Decision(self.space, self.match, seat, self.skip_forced)
+        return decision
+
+    def legal_ids(self, seat: int) -> list[int]:
+        """The ids ``seat`` may take now (``[]`` if it may not act)."""
+        if seat not in self._decisions and seat not in self.match.to_act():
+            return []
+        return self.decision(seat).legal_ids()
+
+    def action_mask(self, seat: int) -> list[int]:
+        """1 for each id ``seat`` may take now, 0 for the others."""
+        mask = [0] * self.space.size
+        for i in self.legal_ids(seat):
+            mask[i] = 1
+        return mask
+
+    def step(self, token: int, seat: int | None = None) -> Any | None:
+        """Take id ``token`` for ``seat`` (default: the current seat); return the action once
+        the spelling is complete and the match has carried it out.
+
+        Raises :class:`~sengoku.core.EncodingError`, changing nothing, for an id that may not
+        come next, a seat that may not act, or once the game is over.
+        """
+        if seat is None:
+            seat = self.current_seat()
+            if seat is None:
+                raise EncodingError("the game is over; nobody chooses")
+        decision = self.decision(seat)
+        action = decision.choose(token)
+        if action is None:
+            self._decisions[seat] = decision
+            return None
+        self._decisions.pop(seat, None)
+        self.match.act(seat, action)
+        self._digests[seat] = _digest(self._digests[seat], f"me {action}")
+        self._note_log()
+        to_act = self.match.to_act()
+        for other, pending in list(self._decisions.items()):
+            # another seat's spelling stands on the legal actions it had, which a secret
+            # choice of this seat cannot have changed; spell it again on the new ones
+            del self._decisions[other]
+            if other in to_act:
+                fresh = Decision(self.space, self.match, other, self.skip_forced)
+                fresh.replay(pending.prefix)
+                self._decisions[other] = fresh
+        return action
+
+    def _note_log(self) -> None:
+        """Add the log lines since the last call to each seat's digest (those it may read)."""
+        start = self._log_seen
+        for seat in range(self.match.players):
+            for line in self.match.log(seat, since=start):
+                self._digests[seat] = _digest(self._digests[seat], f"log {line}")
+        self._log_seen = self.match.log_length
+
+    # -- what a seat knows -----------------------------------------------------------------
+
+    def pending(self, seat: int) -> list[int]:
+        """The ids ``seat`` has chosen so far in the action it is spelling."""
+        decision = self._decisions.get(seat)
+        return list(decision.prefix) if decision is not None else []
+
+    def observation(self, seat: int) -> list[float]:
+        """The seat's observation: its view as the game's tensor, then its spelling so far."""
+        values = self.game.observation_tensor(self.match.view(seat))
+        check_observation(values, self.shape, self.game.name)
+        counts = [0.0] * self.space.size
+        for token in self.pending(seat):
+            counts[token] = min(1.0, counts[token] + 0.25)
+        return [*values, *counts]
+
+    def observation_string(self, seat: int) -> str:
+        """The seat's view and spelling so far, as compact JSON text."""
+        view = self.match.view(seat)
+        spelled = [self.space.tokens[i] for i in self.pending(seat)]
+        return json.dumps(
+            {"view": view, "spelling": spelled}, sort_keys=True, separators=(",", ":")
+        )
+
+    def information_state(self, seat: int) -> str:
+        """The seat's information state with perfect recall (see the module docs)."""
+        return f"{self.observation_string(seat)}\nhistory {self._digests[seat].hex()}"
+
+    def rewards(self) -> tuple[float, ...]:
+        """Each seat's reward: the outcome's (1 shared among the winners), 0 before the end."""
+        outcome = self.match.outcome()
+        if outcome is None:
+            return (0.0,) * self.match.players
+        return outcome.rewards()
+
+    # -- copies --------------------------------------------------------------------------------
+
+    def clone(self) -> TokenPlay:
+        """An independent copy: stepping it never changes this one."""
+        twin = TokenPlay.__new__(TokenPlay)
+        twin.match = self.match.clone()
+        twin.game, twin.space, twin.shape = self.game, self.space, self.shape
+        twin.observation_size, twin.skip_forced = self.observation_size, self.skip_forced
+        twin._digests = list(self._digests)
+        twin._log_seen = self._log_seen
+        twin._decisions = {}
+        twin._respell(self._decisions)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TokenPlay:
+        return self.clone()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickle: the match as its record and chance state, the spellings, the digests."""
+        return {
+            "record": self.match.to_record(),
+            "rng": self.match.rng_state(),
+            "skip_forced": self.skip_forced,
+            "pending": {seat: d.prefix for seat, d in self._decisions.items()},
+            "digests": self._digests,
+        }
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        match = Match.from_record(saved["record"])
+        if match.rng_state() != saved["rng"]:
+            raise EncodingError("the record does not replay to the saved chance state")
+        TokenPlay.__init__(self, match, saved["skip_forced"])
+        self._digests = list(saved["digests"])
+        for seat, prefix in saved["pending"].items():
+            decision = Decision(self.space, self.match, seat, self.skip_forced)
+            decision.replay(prefix)
+            self._decisions[seat] = decision
+
+    def resample(self, seat: int, rng: Rng) -> TokenPlay:
+        """A copy in which all that ``seat`` cannot see is drawn anew from ``rng``.
+
+        Built on the game's ``determinize``: ``seat``'s view, spelling so far and
+        information state stay the same; the other seats' hidden parts, the face-down
+        decks and the future chance are sampled. The copy has no record.
+        """
+        twin = TokenPlay.__new__(TokenPlay)
+        twin.match = determinize(self.match.view(seat), rng)
+        twin.game, twin.space, twin.shape = self.game, self.space, self.shape
+        twin.observation_size, twin.skip_forced = self.observation_size, self.skip_forced
+        twin._digests = [
+            self._digests[s] if s == seat else _digest(b"", f"sampled seat {s}")
+            for s in range(self.match.players)
+        ]
+        twin._log_seen = twin.match.log_length
+        twin._decisions = {}
+        twin._respell({s: d for s, d in self._decisions.items() if s == seat})
+        return twin
+
+    def _respell(self, decisions: dict[int, Decision]) -> None:
+        for seat, pending in decisions.items():
+            decision = Decision(self.space, self.match, seat, self.skip_forced)
+            decision.replay(pending.prefix)
+            self._decisions[seat] = decision
+
+
+def _digest(before: bytes, entry: str) -> bytes:
+    """The digest of a history ``before`` followed by ``entry``."""
+    return hashlib.sha256(before + entry.encode()).digest()
