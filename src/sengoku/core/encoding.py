@@ -34,8 +34,8 @@ True
 True
 
 Observations: :meth:`Game.observation_tensor` turns one seat's view into a flat list of floats
-whose length is fixed by :meth:`Game.observation_shape` for a player count and options. It
-reads the view only, so it cannot hold anything the seat may not know.
+in [0, 1] whose length is fixed by :meth:`Game.observation_shape` for a player count and
+options. It reads the view only, so it cannot hold anything the seat may not know.
 """
 
 from __future__ import annotations
@@ -226,10 +226,10 @@ class Decision:
 
 
 def check_observation(values: Sequence[float], shape: Sequence[int], game: str) -> None:
-    """Raise :class:`EncodingError` unless ``values`` fill ``shape`` with finite numbers."""
+    """Raise :class:`EncodingError` unless ``values`` fill ``shape`` with numbers in [0, 1]."""
     size = math.prod(shape)
     if len(values) != size:
         raise EncodingError(f"{game}'s observation has {len(values)} values, not {size}")
-    for value in values:
-        if not math.isfinite(value):
-            raise EncodingError(f"{game}'s observation holds {value!r}")
+    for place, value in enumerate(values):
+        if not 0.0 <= value <= 1.0:
+            raise EncodingError(f"{game}'s observation holds {value!r} at {place}, not in [0, 1]")

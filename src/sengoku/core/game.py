@@ -240,7 +240,7 @@ class Game(ABC, Generic[S, A]):
         raise NotImplementedError(f"{self.title} declares no observation tensor")
 
     def observation_tensor(self, view: dict[str, Any]) -> list[float]:
-        """One seat's view (as :meth:`Match.view` gives it) as a flat list of finite floats.
+        """One seat's view (as :meth:`Match.view` gives it) as a flat list of floats in [0, 1].
 
         Its length is the product of :meth:`observation_shape`; it reads the view only.
         """
