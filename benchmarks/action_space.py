@@ -8,6 +8,11 @@ number of legal actions a deciding seat is offered, the same for the largest dec
 For Rising Sun it also prints what the secret coin split would offer as one action per whole
 split (every way to put up to c Coins on 4 Advantages: C(c + 4, 4)) beside the four steps it
 takes instead.
+
+``--tokens`` prints the integer action space of the research interfaces instead
+(``sengoku.core.ActionSpace``): the vocabulary's size, how many ids the games used, the most
+ids one step offered and the mean, how many steps an action took (steps with one way on are
+followed without asking, as ``Decision`` does) and the longest spelling.
 """
 
 from __future__ import annotations
@@ -22,7 +27,46 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import sengoku  # noqa: E402
-from sengoku.core import Rng, get_game  # noqa: E402
+from sengoku.core import ActionSpace, Rng, get_game  # noqa: E402
+
+
+def measure_tokens(name: str, players: int, games: int) -> dict[str, object]:
+    widths: list[int] = []
+    steps: list[int] = []
+    longest = 0
+    used: set[int] = set()
+    space = None
+    for seed in range(games):
+        match = sengoku.new_match(name, players, seed=seed)
+        space = space or ActionSpace.of(match)
+        rng = Rng(seed)
+        while match.outcome() is None:
+            seat = rng.choice(match.to_act())
+            action = rng.choice(match.legal_actions(seat))
+            node = space.tree(match, seat).root
+            spelled = space.encode(match, seat, action)
+            used.update(spelled)
+            longest = max(longest, len(spelled))
+            asked = 0
+            for token in spelled:
+                if len(node) > 1 or asked == 0:
+                    widths.append(len(node))
+                    asked += 1
+                child = node[token]
+                node = child if isinstance(child, dict) else {}
+            steps.append(asked)
+            match.act(seat, action)
+    assert space is not None
+    return {
+        "game": name,
+        "players": players,
+        "vocabulary": space.size,
+        "used": len(used),
+        "max_ids": max(widths),
+        "mean_ids": sum(widths) / len(widths),
+        "steps": sum(steps) / len(steps),
+        "longest": longest,
+    }
 
 
 def measure(name: str, players: int, games: int) -> dict[str, object]:
@@ -63,7 +107,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="a game (default: all)")
     parser.add_argument("-n", "--games", type=int, default=100)
+    parser.add_argument("--tokens", action="store_true", help="the research action space")
     args = parser.parse_args()
+    if args.tokens:
+        print(
+            "| game | players | vocabulary | ids used | max ids at a step | mean ids at a step "
+            "| steps per action | longest spelling |"
+        )
+        print("|" + "---|" * 8)
+        for name in args.game or sengoku.available_games():
+            for players in get_game(name).player_counts:
+                t = measure_tokens(name, players, args.games)
+                print(
+                    f"| {name} | {players} | {t['vocabulary']} | {t['used']} | {t['max_ids']} "
+                    f"| {t['mean_ids']:.1f} | {t['steps']:.2f} | {t['longest']} |"
+                )
+        return
     print(
         "| game | players | decisions | mean legal | max legal | widest decision | notations "
         "| bid step max | whole split mean / max |"

@@ -181,3 +181,21 @@ def test_a_decision_replays_a_prefix_and_refuses_a_finished_or_foreign_one() -> 
         twin.replay([space.id("bid"), space.id("coins 1")])
     with pytest.raises(EncodingError):
         twin.replay([space.id("pass")])
+
+
+def test_a_whole_action_goes_in_id_by_id() -> None:
+    """TokenPlay.act spells a whole legal action (forced ids and all) and leaves the same
+    match as stepping its ids; an illegal action or one over a pending spelling is refused."""
+    play = TokenPlay(sengoku.new_match("auction", 3, seed=1))
+    twin = play.clone()
+    action = play.match.legal_actions(0)[2]
+    play.act(0, action)
+    for token in twin.space.encode(twin.match, 0, action):
+        twin.step(token, 0)
+    assert play.match.to_record() == twin.match.to_record()
+    assert play.information_state(0) == twin.information_state(0)
+    with pytest.raises(EncodingError, match="not a legal action"):
+        play.act(0, action)
+    play.step(play.space.id("bid"), 1)
+    with pytest.raises(EncodingError, match="middle of a spelling"):
+        play.act(1, play.match.legal_actions(1)[0])

@@ -145,6 +145,18 @@ class TokenPlay:
                 self._decisions[other] = fresh
         return action
 
+    def act(self, seat: int, action: Any) -> None:
+        """Carry out a whole legal action of ``seat``, id by id: for agents that choose whole
+        actions, playing beside agents that spell. Refused (changing nothing) if the seat is
+        in the middle of a spelling or the action is not legal."""
+        if seat in self._decisions:
+            raise EncodingError(f"seat {seat} is in the middle of a spelling")
+        if action not in self.match.legal_actions(seat):
+            raise EncodingError(f"{action!s} is not a legal action of seat {seat} now")
+        spelled = self.space.encode(self.match, seat, action)
+        while self.step(spelled[len(self.pending(seat))], seat) is None:
+            pass
+
     def _note_log(self) -> None:
         """Add the log lines since the last call to each seat's digest (those it may read)."""
         start = self._log_seen
