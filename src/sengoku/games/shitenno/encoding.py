@@ -73,12 +73,13 @@ seats               37 P        one block per seat, own seat first (below)
 provinces           8 (4P + 6)  one block per province, data order (below)
 ==================  ==========  =============================================================
 
-A seat's block (37): title one-hot (4); score (by :data:`SCORE_SCALE`); kamons in supply
-(by the kamons dealt); troop and koku cards in hand (by the box's cards, 2); bonus tiles
-held per effect (3); hierarchy tile of the lot taken this year, one-hot (4); is the Tairo;
-is to act; waits to answer the lot offered; has had his turn this odd year; final score
-(by :data:`SCORE_SCALE`); hand troop cards per kind (14) and koku cards per value (3),
-known for one's own seat, and for every seat with ``open_hands``, zero otherwise.
+A seat's block (37, :data:`SEAT_LAYOUT`): title one-hot (4); score (by
+:data:`SCORE_SCALE`); kamons in supply (by the kamons dealt); troop and koku cards in hand
+(by the box's cards, 2); bonus tiles held per effect (3); hierarchy tile of the lot taken in
+the latest sharing, one-hot (4); is the Tairo; is to act; waits to answer the lot offered;
+has had his turn this odd year; final score (by :data:`SCORE_SCALE`); hand troop cards per
+kind (14) and koku cards per value (3), known for one's own seat, and for every seat with
+``open_hands``, zero otherwise.
 
 A province's block (4 P + 6): per space left to right, its kamon's owner one-hot by seat
 slot (P) and whether it is golden (1); the bonus tiles stacked (by 3); the troops of each
