@@ -23,7 +23,7 @@ from sengoku.core import (
     without_sources,
 )
 
-from . import heuristic
+from . import encoding, heuristic
 from .actions import (
     COLOURS,
     PROVINCE_NAMES,
@@ -1093,6 +1093,24 @@ class Shitenno(Game[State, ShitennoAction]):
             pool, [len(t) for t in s.stacks], [t[-1] // 3 if t else None for t in s.stacks], rng
         )
         return s
+
+    # -- research encodings (:mod:`~sengoku.games.shitenno.encoding`) -------------------
+
+    def action_vocabulary(self, players: int, options: ShitennoOptions) -> list[str]:
+        """The 47 action tokens, the same for every player count and option set."""
+        return list(encoding.VOCABULARY)
+
+    def action_tokens(self, state: State, seat: int, action: ShitennoAction) -> list[str]:
+        """A card, tile or province token; a payment as its cards and tiles, then confirm."""
+        return encoding.action_tokens(state, seat, action)
+
+    def observation_shape(self, players: int, options: ShitennoOptions) -> tuple[int, ...]:
+        """``(175 + 69 * players,)``: 313, 382 or 451 values."""
+        return encoding.observation_shape(players)
+
+    def observation_tensor(self, view: dict[str, Any]) -> list[float]:
+        """The view as :func:`~sengoku.games.shitenno.encoding.layout` lays it out."""
+        return encoding.observation_tensor(view)
 
     # -- hooks for agents -------------------------------------------------------------
 
