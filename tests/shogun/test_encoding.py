@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,15 +15,6 @@ from sengoku.games.shogun.state import PHASE_NAMES
 from .helpers import GAME, I
 
 OPTION_SETS: list[dict[str, Any]] = [{}, *GAME.option_sets]
-
-
-def play_until(match: Match, seed: int, stop: Callable[[Match], bool]) -> Match:
-    """Play ``match`` at random (seeded) until ``stop(match)`` or the end."""
-    rng = Rng(seed)
-    while match.outcome() is None and not stop(match):
-        seat = rng.choice(match.to_act())
-        match.act(seat, rng.choice(match.legal_actions(seat)))
-    return match
 
 
 def spell(match: Match, seat: int) -> list[list[str]]:
@@ -234,10 +224,13 @@ def test_observation_of_a_known_view() -> None:
 
 def test_spectator_is_seat_0_first_without_secrets() -> None:
     """A spectator's view encodes with seat 0 first: the same as Red's at the start, and after
-    Red plans it differs from Red's only in the plans and bids."""
+    Red planned and bid it differs from Red's only in the plans and bids (hidden to it)."""
     match = sengoku.new_match("shogun", 4, seed=1)
     assert GAME.observation_tensor(match.view(None)) == GAME.observation_tensor(match.view(0))
-    match.act(0, Plan(0, I["Kaga"]))
+    hand = match.state.hand[0]
+    for space in range(10):
+        match.act(0, Plan(space, hand[space] if space < 6 else BLANK))
+    match.act(0, Bid(2))
     spectator = GAME.observation_tensor(match.view(None))
     red = GAME.observation_tensor(match.view(0))
     differ = {
@@ -245,7 +238,33 @@ def test_spectator_is_seat_0_first_without_secrets() -> None:
         for p in encoding.observation_layout(4)
         if part(spectator, 4, p.name) != part(red, 4, p.name)
     }
-    assert differ == {"plans"}
+    assert differ == {"plans", "bids"}
+    assert part(red, 4, "bids")[:10] == [0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+    assert part(spectator, 4, "bids")[:5] == [0.0, 1.0, 0.0, 0.0, 0.0]  # hidden
+
+
+def test_observation_of_a_march_decision() -> None:
+    """Seed 3, 4 players, at the first march: the acting seat is row 0 of 'to act', the march
+    part holds its kind and source, the action being carried out is marked now, and the
+    'turn' one-hot holds the acting turn position."""
+    match = sengoku.new_match("shogun", 4, seed=3)
+    rng = Rng(5)
+    while PHASE_NAMES[match.state.phase] != "target":
+        seat = rng.choice(match.to_act())
+        match.act(seat, rng.choice(match.legal_actions(seat)))
+    seat, kind, source, _ = match.state.pending
+    tensor = GAME.observation_tensor(match.view(seat))
+    assert part(tensor, 4, "phase")[3] == 1.0
+    assert part(tensor, 4, "to act") == [1.0, 0.0, 0.0, 0.0]
+    march = part(tensor, 4, "march")
+    assert march[kind] == 1.0 and march[1 - kind] == 0.0
+    assert [p for p in range(45) if march[2 + p]] == [source]
+    assert not any(march[2 + 45 :])  # no target chosen yet
+    now = match.state.action_order[match.state.action_idx]
+    cards = part(tensor, 4, "action cards")
+    assert [a for a in range(10) if cards[4 * a + 3]] == [now]
+    assert part(tensor, 4, "turn")[match.state.pos_idx] == 1.0
+    assert match.state.positions[match.state.pos_idx] == seat
 
 
 @pytest.mark.parametrize(
