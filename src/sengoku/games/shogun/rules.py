@@ -30,7 +30,7 @@ from sengoku.core import (
     without_sources,
 )
 
-from . import heuristic
+from . import encoding, heuristic
 from .actions import (
     BLANK,
     EMPTY,
@@ -347,6 +347,24 @@ class Shogun(Game[State, ShogunAction]):
             reserve = [s.supply[o] + t for o, t in enumerate(s.tower.contents())]
             _sample_tower(s, reserve, rng)
         return s
+
+    # ------------------------------------------------------------------ research encodings
+
+    def action_vocabulary(self, players: int, options: ShogunOptions) -> list[str]:
+        """The 120 action tokens (:mod:`~sengoku.games.shogun.encoding`)."""
+        return encoding.action_vocabulary(players, options)
+
+    def action_tokens(self, state: State, seat: int, action: ShogunAction) -> list[str]:
+        """What ``action`` puts where, mostly one token (:mod:`~sengoku.games.shogun.encoding`)."""
+        return encoding.action_tokens(state, seat, action)
+
+    def observation_shape(self, players: int, options: ShogunOptions) -> tuple[int, ...]:
+        """One flat part per player count (:mod:`~sengoku.games.shogun.encoding`)."""
+        return encoding.observation_shape(players, options)
+
+    def observation_tensor(self, view: dict[str, Any]) -> list[float]:
+        """The view, seats relative to its own (:mod:`~sengoku.games.shogun.encoding`)."""
+        return encoding.observation_tensor(view)
 
     def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
         if seat not in self.to_act(state):
