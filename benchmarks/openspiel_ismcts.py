@@ -49,9 +49,7 @@ def play(
 ) -> dict[str, Any]:
     """One game: OpenSpiel's bot at ``spiel_seat``, our ISMCTS (``ours_time`` CPU seconds per
     decision) at the others; returns the outcome and each side's CPU time per decision."""
-    evaluator = mcts.RandomRolloutEvaluator(
-        n_rollouts=1, random_state=np.random.RandomState(seed)
-    )
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
     bot = ismcts.ISMCTSBot(
         game,
         evaluator,

@@ -217,7 +217,7 @@ def test_observation_of_a_known_view() -> None:
     assert [p for p in range(45) if own_castle[8 + p]] == [I["Kaga"]]
     assert part(red, 4, "plans")[width : width + 5] == [1.0, 0.0, 0.0, 0.0, 0.0]  # not yet
     seats = part(red, 4, "seats")
-    assert seats[0] == 15 / 40 and seats[5] == 1 / 11
+    assert seats[0] == 15 / (15 + 40) and seats[5] == 1 / 11
     armies = part(red, 4, "armies")
     assert armies[2 * I["Kaga"]] == match.state.armies[I["Kaga"]] / 62
 

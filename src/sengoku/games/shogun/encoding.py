@@ -57,14 +57,15 @@ markers            45              revolt markers / 6 (at most one collect per p
 in play            45              the province is on this board (3 players: 8 removed)
 region             45 x 5          per province one-hot region on this board side
 province values    45 x 3          tax / 7, rice / 5, building slots / 3 (data maxima)
-seats              P x 6           chests / 40, rice / 20, VP / 100 (scales, may pass 1),
+seats              P x 6           chests, rice, VP as v / (v + 40), v / (v + 20), v / (v + 100),
                                    provinces / 45, armies on the board / 62, plan steps done / 11
 positions          5 x (6+P)       per turn position: special card one-hot (5), free, seat one-hot
 choosing           P x P           per seat one-hot place in the order of choosing positions
 tower              1 + (P+1) x 4   ``show_tower``; per colour (seats, then peasants): reserve
-                                   (supply + tower) / 62 (peasants / 20), tray / 10, inside the
-                                   tower / 10 (``show_tower`` only), tower flow / 10 (otherwise;
-                                   cubes in minus cubes out since priming, may be negative)
+                                   (supply + tower) / 62 (peasants / 20), tray v / (v + 10), inside
+                                   the tower v / (v + 10) (``show_tower`` only), tower flow
+                                   0.5 + v / 2(|v| + 10) (otherwise; cubes in minus cubes out
+                                   since priming, may be negative)
 supplies           4               castles, temples, No theatres left / 28, 26, 26; markers / 42
 events             12 x 4          per event: in the deck, one of this year's, drawn this year,
                                    this season's
@@ -142,12 +143,33 @@ MAX_BONUS = max(row[3] for row in D.winter)
 #: Markers one province can gather in a year: one collect a season (a province card is
 #: planned once), two markers each with ``collect_revolt_peasants=after``, three seasons.
 MAX_MARKERS = 6
-#: Scales for counts without a maximum in the data (values may pass 1).
+#: Scales for counts without a maximum in the data: such a count ``v`` is ``v / (v + scale)``
+#: (a half at the scale, below 1 however large), see :func:`squash`.
 CHESTS_SCALE = 40
 RICE_SCALE = 20
 VP_SCALE = 100
-#: Small counts (tray, tower contents, tower flow, low army counts) are divided by this.
+#: Small counts (tray, tower contents, tower flow, low army counts) are scaled by this.
 SMALL = 10
+
+
+def squash(value: float, scale: float) -> float:
+    """A count without a maximum as a number in [0, 1): a half at ``scale``.
+
+    >>> squash(0, 40), squash(40, 40), squash(120, 40)
+    (0.0, 0.5, 0.75)
+    """
+    return value / (value + scale) if value > 0 else 0.0
+
+
+def signed_squash(value: float, scale: float) -> float:
+    """A signed count as a number in (0, 1): a half at 0, 3/4 at ``scale``, 1/4 at ``-scale``.
+
+    >>> signed_squash(0, 10), signed_squash(10, 10), signed_squash(-10, 10)
+    (0.5, 0.75, 0.25)
+    """
+    return 0.5 + 0.5 * value / (abs(value) + scale)
+
+
 #: Plan steps: ten action spaces and the bid.
 STEPS = SPACES + 1
 
@@ -399,9 +421,9 @@ def observation_tensor(view: dict[str, Any]) -> list[float]:
     base = at["seats"]
     for k, q in enumerate(order):
         out[base + 6 * k : base + 6 * k + 6] = [
-            view["money"][q] / CHESTS_SCALE,
-            view["rice"][q] / RICE_SCALE,
-            view["vp"][q] / VP_SCALE,
+            squash(view["money"][q], CHESTS_SCALE),
+            squash(view["rice"][q], RICE_SCALE),
+            squash(view["vp"][q], VP_SCALE),
             provinces[q] / N,
             on_board[q] / CUBES,
             view["plan_n"][q] / STEPS,
@@ -426,12 +448,12 @@ def observation_tensor(view: dict[str, Any]) -> list[float]:
         row = base + 1 + 4 * k
         if shown:
             reserve = view["supply"][colour] + view["tower"][colour]
-            out[row + 2] = view["tower"][colour] / SMALL
+            out[row + 2] = squash(view["tower"][colour], SMALL)
         else:
             reserve = view["reserve"][colour]
-            out[row + 3] = view["tower_flow"][colour] / SMALL
+            out[row + 3] = signed_squash(view["tower_flow"][colour], SMALL)
         out[row] = reserve / scale
-        out[row + 1] = view["tray"][colour] / SMALL
+        out[row + 1] = squash(view["tray"][colour], SMALL)
     base = at["supplies"]
     for b in range(3):
         out[base + b] = view["building_supply"][b] / SUPPLY_BUILDINGS[b]
