@@ -4,6 +4,7 @@ decoding through the prefix tree, and the observation vector (issue 18)."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import sengoku
 from sengoku.core import Match, Rng
@@ -161,13 +162,18 @@ def test_every_choice_of_the_rules_has_a_token() -> None:
         assert token in encoding.VOCABULARY
 
 
-def walk(seed: int, players: int, check: object, options: dict[str, object] | None = None) -> None:
+def walk(
+    seed: int,
+    players: int,
+    check: Callable[[Match, int], None],
+    options: dict[str, object] | None = None,
+) -> None:
     """Play a random game, calling ``check(match, seat)`` for the seat about to act."""
     m = sengoku.new_match("rising_sun", players, seed=seed, options=options or {})
     chooser = Rng(seed + 100)
     while m.outcome() is None:
         q = chooser.choice(m.to_act())
-        check(m, q)  # type: ignore[operator]
+        check(m, q)
         m.act(q, chooser.choice(m.legal_actions(q)))
 
 
@@ -196,9 +202,9 @@ def test_decoding_token_by_token_gives_back_every_legal_action() -> None:
 
 
 def test_the_ids_offered_at_one_step_stay_few() -> None:
-    """Over random games of 3 and 5 players, no step offers more than 32 ids (the widest is
-    choosing a card to buy from a display carried over from earlier Seasons) and an action
-    takes at most 5 tokens, about 2.5 on average."""
+    """Over random games of 3, 4 and 5 players, no step offers more ids than a match has card
+    names (26 with Archway: the widest step is the card to buy, from a display carried over
+    from earlier Seasons), and an action takes at most 5 tokens, fewer than 3 on average."""
     widest = longest = tokens = actions = 0
 
     def check(m: Match, q: int) -> None:
@@ -215,7 +221,8 @@ def test_the_ids_offered_at_one_step_stay_few() -> None:
 
     for seed, players in ((1, 3), (2, 5), (3, 4)):
         walk(seed, players, check, {"season_set": "tower"} if seed == 3 else None)
-    assert 10 < widest <= 32
+    names = max(len(names) for names in encoding.IN_GAME.values())
+    assert names == 26 and 10 < widest <= names
     assert longest <= 5
     assert tokens / actions < 3
 

@@ -27,10 +27,10 @@ coins                   11     ``coins 0`` ... ``coins 9``, ``coins +10``
 order. A Summon that climbs to a shrine names the Kami *before* the province it passes
 (``summon``, ``figure Shinto``, ``kami Hachiman``, ``province Nagato``), so that neither it
 nor the Summon that stays (``summon``, ``figure Shinto``, ``province Nagato``) spells a prefix
-of the other. A bid is its Coins in tens and a last digit: 13 is
-``coins +10``, ``coins 3`` (the digit closes it). Every "no", "end" and "nothing" choice is
-``pass``. Parts the pending decision fixes are left out: the Advantage of a bid, the clan
-whose offer an ``accept`` or ``refuse`` answers.
+of the other. A bid is its Coins in tens and a last digit: 13 is ``coins +10``, ``coins 3``
+(the digit closes it). Every "no", "end" and "nothing" choice is ``pass``. Parts the pending
+decision fixes are left out: the Advantage of a bid, the clan whose offer an ``accept`` or
+``refuse`` answers.
 
 >>> import sengoku
 >>> m = sengoku.new_match("rising_sun", 3, seed=2, options={"clans": "fixed"})
@@ -70,6 +70,12 @@ table):
 * ``steps`` (n + 3): the clans picked by a Betray, its extra replacements/2, Recruit's
   any-Stronghold slots/4 and the figures Summoned so far/6.
 
+Offsets and sizes, for 4 players (1223 values in all; 1014 for 3, 1440 for 5):
+
+>>> [(p.name, p.offset, p.size) for p in layout(4)]  # doctest: +NORMALIZE_WHITESPACE
+[('game', 0, 25), ('decision', 25, 48), ('clans', 73, 184), ('board', 257, 288),
+ ('shrines', 545, 44), ('monsters', 589, 144), ('cards', 733, 282), ('mandates', 1015, 127),
+ ('battle', 1142, 74), ('steps', 1216, 7)]
 >>> obs = observation(m.view(0))
 >>> len(obs) == size(3), [p.name for p in layout(3)][:3]
 (True, ['game', 'decision', 'clans'])
@@ -264,7 +270,8 @@ def coin_tokens(coins: int) -> list[str]:
 
 
 def spell(state: State, seat: int, action: Any) -> list[str]:
-    """The tokens of ``action``, one of ``seat``'s legal actions in ``state``."""
+    """The tokens of ``action``, one of ``seat``'s legal actions in ``state`` (the action
+    alone says enough: the state and seat are the protocol's, unused here)."""
     if isinstance(action, Choice):
         token = CHOICE_TOKENS.get(action.label)
         if token is None and action.label.startswith("pay "):
@@ -350,7 +357,8 @@ SCALE = {
     "deck": 10.0,
     "draw": float(D.game.mandates.draw),
 }
-_FIG_SCALE = (float(FIGS.daimyo), float(FIGS.shinto), float(FIGS.bushi), SCALE["monsters"])
+#: a Reserve's Daimyo, Shinto, Bushi, Strongholds and Monsters are divided by these
+RESERVE_SCALE = (FIGS.daimyo, FIGS.shinto, FIGS.bushi, FIGS.strongholds, SCALE["monsters"])
 
 
 def _sizes(n: int) -> list[tuple[str, int, str]]:
@@ -431,7 +439,7 @@ def _one_hot(size_: int, index: int) -> list[float]:
 class _Table:
     """What every part needs: the view, the players, and the seats in the viewer's order."""
 
-    __slots__ = ("by_seat", "n", "rel", "seats", "v", "viewer")
+    __slots__ = ("n", "rel", "seats", "v", "viewer")
 
     def __init__(self, v: dict[str, Any]) -> None:
         self.v = v
@@ -506,7 +514,6 @@ def _clans(t: _Table) -> list[float]:
     offers = [[0.0] * n for _ in range(n)]
     for code in v["offers"]:
         offers[code // 8][t.rel[code % 8]] = 1.0
-    figure_scale = (*_FIG_SCALE[:3], float(FIGS.strongholds), SCALE["monsters"])
     out: list[float] = []
     for q in t.seats:
         clan = v["clan_ids"][q]
@@ -525,7 +532,7 @@ def _clans(t: _Table) -> list[float]:
         out += t.seat_hot(v["ally"][q])
         out += [v["alliance_seasons"][q] / SCALE["seasons"], float(v["tea_done"][q])]
         out += offers[q]
-        out += [x / s for x, s in zip(reserve[q], figure_scale, strict=True)]
+        out += [x / s for x, s in zip(reserve[q], RESERVE_SCALE, strict=True)]
         out += [x / SCALE["hostages"] for x in held[q]]
         out += [x / SCALE["card_types"] for x in types]
         out += [x / SCALE["tokens"] for x in tokens]
@@ -536,14 +543,15 @@ def _clans(t: _Table) -> list[float]:
 
 def _board(t: _Table) -> list[float]:
     v, n = t.v, t.n
-    # counts[province][seat relative][Daimyo, Shinto, Bushi, Monster, Stronghold, moved]
-    counts = [[[0] * 6 for _ in range(n)] for _ in range(N_PROVINCES)]
+    # counts[province][seat relative][Daimyo, Shinto, Bushi, Monster, Stronghold, moved]:
+    # the first five are the piece kinds' own numbers
+    counts = [[[0] * (STRONGHOLD + 2) for _ in range(n)] for _ in range(N_PROVINCES)]
     for owner, kind, _card, loc, moves in v["pieces"]:
         if 0 <= loc < N_PROVINCES:
             row = counts[loc][t.rel[owner]]
-            row[kind if kind < STRONGHOLD else 4] += 1
+            row[kind] += 1
             if moves:
-                row[5] += 1
+                row[STRONGHOLD + 1] += 1
     wars = n + 2
     out: list[float] = []
     for p in range(N_PROVINCES):
