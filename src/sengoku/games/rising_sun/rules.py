@@ -23,7 +23,7 @@ import msgspec
 
 from sengoku.core import Game, LogEntry, Outcome, Rng, public, without_sources
 
-from . import heuristic, honor, kami, mandates, season, summons, tea, views, war, winter
+from . import encoding, heuristic, honor, kami, mandates, season, summons, tea, views, war, winter
 from .actions import COIN, RONIN, Give, RisingSunAction
 from .data import describe_edges, load_data
 from .engine import DECISIONS, run
@@ -154,6 +154,23 @@ class RisingSun(Game[State, RisingSunAction]):
             if state.phase not in (TEA, POLITICAL):
                 return "Coins and Ronin may be given only in the Tea Ceremony and Political Phase"
         return f"not a legal action now: {honor.name(state, seat)} is to decide ({kind})"
+
+    # ------------------------------------------------------------------ research encodings
+
+    def action_vocabulary(self, players: int, options: RisingSunOptions) -> list[str]:
+        """The same 111 tokens for every player count and options
+        (:mod:`~sengoku.games.rising_sun.encoding`)."""
+        return encoding.vocabulary()
+
+    def action_tokens(self, state: State, seat: int, action: RisingSunAction) -> list[str]:
+        return encoding.spell(state, seat, action)
+
+    def observation_shape(self, players: int, options: RisingSunOptions) -> tuple[int, ...]:
+        return (encoding.size(players),)
+
+    def observation_tensor(self, view: dict[str, Any]) -> list[float]:
+        """The view with seats relative to the viewer; a spectator's is seat 0's table."""
+        return encoding.observation(view)
 
     def render_text(self, view: dict[str, Any]) -> str | None:
         from .text import render
