@@ -244,7 +244,7 @@ def test_the_layout_fills_the_declared_shape() -> None:
 
 def test_a_known_view_reads_as_documented() -> None:
     """Seed 3, 4 fixed clans, Turtle's view in the Tea Ceremony of Spring: the phase and Season
-    one-hots; Turtle first (its clan, Honor place 3, 6 Coins as 6/25), then Dragonfly, Koi,
+    one-hots; Turtle first (its clan, Honor place 3, 6 Coins as 6/40), then Dragonfly, Koi,
     Lotus (the seating); Kyoto holds Turtle's Daimyo, Bushi and Stronghold with Force 3
     (Turtle's Stronghold counts); Koi's Daimyo stands in Edo."""
     m = sengoku.new_match("rising_sun", 4, seed=3, options={"clans": "fixed"})
@@ -259,7 +259,7 @@ def test_a_known_view_reads_as_documented() -> None:
     firsts = [clans[r * block : r * block + 5].index(1.0) for r in range(4)]
     assert [CLANS[c] for c in firsts] == ["Turtle", "Dragonfly", "Koi", "Lotus"]
     assert clans[5:9] == [0.0, 0.0, 1.0, 0.0]  # third on the Honor track
-    assert clans[10] == 6 / 25  # Coins
+    assert clans[10] == 6 / 40  # Coins
     board = obs["board"]
     kyoto = board[P["Kyoto"] * (8 * 4 + 4) :]
     assert kyoto[:7] == [1.0, 0.0, 1 / 6, 0.0, 1 / 4, 3 / 15, 0.0]  # Turtle, r = 0
@@ -268,7 +268,7 @@ def test_a_known_view_reads_as_documented() -> None:
 
 
 def test_a_battle_shows_the_viewers_own_bids_and_nobody_elses() -> None:
-    """In a Battle in Kyoto, after Koi bid 3 on Seppuku: Koi's observation holds that bid (3/25)
+    """In a Battle in Kyoto, after Koi bid 3 on Seppuku: Koi's observation holds that bid (3/40)
     and marks its bids as seen; Lotus's marks Koi's as unseen and is the same whatever Koi bid.
     The Battle's province and both participants are set in both."""
     m = table(clans=("Koi", "Lotus", "Turtle"))
@@ -283,8 +283,8 @@ def test_a_battle_shows_the_viewers_own_bids_and_nobody_elses() -> None:
     koi = encoding.parts(m.view(seat(m, "Koi")))["battle"]
     assert koi[: len(P)].index(1.0) == P["Kyoto"]
     row = koi[len(P) : len(P) + 11]  # Koi, r = 0
-    assert row[:7] == [1.0, 0.0, 1.0, 3 / 25, 0.0, 0.0, 0.0]
-    assert row[8] == 5 / 25  # Coins held when the Battle began
+    assert row[:7] == [1.0, 0.0, 1.0, 3 / 40, 0.0, 0.0, 0.0]
+    assert row[8] == 5 / 40  # Coins held when the Battle began
     lotus = encoding.parts(m.view(seat(m, "Lotus")))
     assert lotus == encoding.parts(other.view(seat(other, "Lotus")))
     koi_for_lotus = lotus["battle"][len(P) + 2 * 11 :][:11]  # Koi is r = 2 for Lotus

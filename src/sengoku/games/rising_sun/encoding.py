@@ -41,17 +41,17 @@ decision fixes are left out: the Advantage of a bid, the clan whose offer an ``a
 (['bid', 'coins +10', 'coins 3'], ['summon', 'figure Shinto', 'kami Hachiman', 'province Nagato'])
 
 **Observation.** :func:`observation` reads a view (as ``Match.view`` gives it) into
-``size(players)`` floats, most in [0, 1]. Seats appear relative to the viewer: *r* = 0 is the
-viewer, *r* = 1 the clan on its left (the next in ``view["order"]``, the seating), and so on;
-a spectator's view (seat ``None``) is encoded as seat 0's table, with no secrets in it. The
-parts, for *n* players (:func:`layout` gives their offsets; ``docs/rising_sun.md`` has the
-table):
+``size(players)`` floats in [0, 1] (a count past its scale, rare, reads 1). Seats appear
+relative to the viewer: *r* = 0 is the viewer, *r* = 1 the clan on its left (the next in
+``view["order"]``, the seating), and so on; a spectator's view (seat ``None``) is encoded as
+seat 0's table, with no secrets in it. The parts, for *n* players (:func:`layout` gives
+their offsets; ``docs/rising_sun.md`` has the table):
 
 * ``game`` (25): phase, Season, the Season set, the position on the Political track (one-hot);
 * ``decision`` (24 + 2n + 12 + n): the pending decision (one-hot, last: none), who decides,
   who may act, the decision's details (Move context and Moves left, a Train discount, where a
   placement may go, the Coins or hostages still to give, the clan whose offer or figure it is);
-* ``clans`` (n x (30 + 4n)): per seat, its clan, Honor place, VP/100, Coins/25, Ronin/10, ally,
+* ``clans`` (n x (30 + 4n)): per seat, its clan, Honor place, VP/100, Coins/40, Ronin/10, ally,
   Seasons allied/3, Tea Ceremony done, offers made, its Reserve by figure, hostages it holds
   by owner, cards owned by type, War Province tokens by province, their VP/20 and distinct/8;
 * ``board`` (8 x (7n + n + 4)): per province and seat, Daimyo, Shinto/3, Bushi/6, Monsters/4,
@@ -65,7 +65,7 @@ table):
   Mandate (or face down), selector and the tile kept as far as the viewer knows, the viewer's
   latest draw and the tiles it returned, the tiles it is drawing now;
 * ``battle`` (8 + 11n + 5n + 2): the province, per seat taking part, bids done, bids seen and
-  the four bids/25, Ronin hired/10, Coins at the start/25, Force/15, hostages taken/3; the
+  the four bids/40, Ronin hired/10, Coins at the start/40, Force/15, hostages taken/3; the
   winner of the Battle and of each Advantage; figures killed/10; Wars fought/(n + 2);
 * ``steps`` (n + 3): the clans picked by a Betray, its extra replacements/2, Recruit's
   any-Stronghold slots/4 and the figures Summoned so far/6.
@@ -339,14 +339,14 @@ IN_GAME = {name: frozenset(c.name for c in D.cards if c.set in ("core", name)) f
 #: what counts are divided by (most are the largest count the data allows)
 SCALE = {
     "vp": 100.0,
-    "coins": 25.0,
+    "coins": 40.0,
     "ronin": 10.0,
     "force": 15.0,
     "seasons": 3.0,
     "tokens": 3.0,
     "token_vp": 20.0,
     "cards": 2.0,
-    "card_types": 6.0,
+    "card_types": 10.0,
     "monsters": 4.0,
     "hostages": 3.0,
     "worship": 4.0,
@@ -707,5 +707,9 @@ def parts(view: dict[str, Any]) -> dict[str, list[float]]:
 
 
 def observation(view: dict[str, Any]) -> list[float]:
-    """One seat's view (or a spectator's, as seat 0's table) as ``size(players)`` floats."""
-    return [x for values in parts(view).values() for x in values]
+    """One seat's view (or a spectator's, as seat 0's table) as ``size(players)`` floats.
+
+    A count past its scale (more than 40 Coins, 100 VP, 10 cards of a type: none of 120
+    random games came near) reads 1.
+    """
+    return [min(x, 1.0) for values in parts(view).values() for x in values]
