@@ -32,7 +32,7 @@ def test_the_game_loads_with_options_and_reports_its_spaces() -> None:
     """Parameters reach the match (players, options as JSON, seeds); the root is a hidden
     chance node over the seeds; ids name the game's tokens; bad parameters are refused."""
     game = pyspiel.load_game(
-        "sengoku_shitenno", {"players": 3, "options": '{"years": 4}', "seeds": 10}
+        "sengoku_shitenno", {"players": 3, "options": '{"open_hands": true}', "seeds": 10}
     )
     assert game.max_chance_outcomes() == 10
     state = game.new_initial_state()
@@ -40,7 +40,7 @@ def test_the_game_loads_with_options_and_reports_its_spaces() -> None:
     assert [p for _, p in state.chance_outcomes()] == [0.1] * 10
     state.apply_action(7)
     assert state.play is not None
-    assert state.play.match.seed == 7 and state.play.match.options.years == 4
+    assert state.play.match.seed == 7 and state.play.match.options.open_hands is True
     tokens = openspiel.vocabulary(game)
     assert len(tokens) == game.num_distinct_actions()
     player = state.current_player()
