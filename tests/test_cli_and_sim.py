@@ -18,7 +18,7 @@ runner = CliRunner()
 def test_help_and_version() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("games", "play", "simulate", "replay"):
+    for command in ("games", "play", "simulate", "tournament", "stats", "replay"):
         assert command in result.output
     assert runner.invoke(app, ["--version"]).output.startswith("sengoku 0.")
 
