@@ -29,7 +29,13 @@ from sengoku.core import (
 )
 from sengoku.sim import run_games
 from sengoku.sim.backends import BackendName
-from sengoku.sim.results import ResultRow, ResultsFileError, ResultsWriter, read_results
+from sengoku.sim.results import (
+    ResultRow,
+    ResultsFileError,
+    ResultsWriter,
+    read_results,
+    results_format,
+)
 from sengoku.sim.runner import GameResult, Summary, agent_seeds
 
 app = typer.Typer(
@@ -145,12 +151,17 @@ def _agent_list(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
-def _check_out(out: Path | None, records: bool) -> None:
+def _check_run_options(
+    out: Path | None, records: bool, backend: BackendName, address: str | None
+) -> None:
+    """Refuse contradicting options before anything is played or started."""
     if records and out is None:
         raise _fail("--records keeps records in the --out file; give --out too")
+    if address is not None and backend != BackendName.RAY:
+        raise _fail("--address is for --backend ray; the local backend has none")
     if out is not None:
         try:
-            ResultsWriter(out, records)
+            results_format(out)
         except SengokuError as exc:
             raise _fail(str(exc)) from None
 
@@ -384,7 +395,7 @@ def simulate(
         specs *= count
     if len(specs) != count:
         raise _fail(f"--agents needs 1 or {count} specs, not {len(specs)}")
-    _check_out(out, records)
+    _check_run_options(out, records, backend, address)
     options = _options(option)
     summary = Summary(count, tuple(specs))
     results = run_games(
@@ -573,7 +584,7 @@ def tournament(
 
     count = _players(game, players)
     specs = _agent_list(agents)
-    _check_out(out, records)
+    _check_run_options(out, records, backend, address)
     options = _options(option)
     try:
         orders = pairings(specs, count)

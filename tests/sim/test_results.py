@@ -103,7 +103,7 @@ def test_bad_simulate_arguments_exit_2() -> None:
         ([*SIMULATE, "--backend", "slurm"], "'slurm' is not one of"),
         ([*SIMULATE, "--out", "games.csv"], "ends in .jsonl or .parquet, not 'games.csv'"),
         ([*SIMULATE, "--records"], "give --out too"),
-        ([*SIMULATE, "--address", "auto"], "--address is for the Ray backend"),
+        ([*SIMULATE, "--address", "auto"], "--address is for --backend ray"),
     ]:
         done = runner.invoke(app, args)
         assert done.exit_code == 2, args

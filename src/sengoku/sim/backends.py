@@ -127,8 +127,10 @@ def _play_remotely(targets: dict[str, str], chunk: Chunk) -> list[GameResult]:
 class RayBackend:
     """Ray tasks, one per chunk, on a Ray of this machine or on a cluster.
 
-    ``jobs`` is the number of CPUs of a Ray started here (0: every core); on a cluster it
-    caps how many chunks are in flight (0: as many as the cluster has CPUs, twice over).
+    ``jobs`` is the number of CPUs of a Ray started here (0: every core); on a cluster or
+    in a Ray session already open, it caps how many chunks run at once (0: one per CPU of the
+    cluster). Where the run may use every CPU, twice as many chunks as CPUs are in flight so
+    that none waits for work; under a cap, exactly ``jobs``.
     """
 
     def __init__(self, jobs: int = 0, address: str | None = None) -> None:
@@ -138,6 +140,7 @@ class RayBackend:
         self._started = False
         self._remote: Any = None
         self._workers = max(jobs, 1)
+        self._window = self._workers
 
     @property
     def workers(self) -> int:
@@ -162,6 +165,7 @@ class RayBackend:
         self._ray = ray
         cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         self._workers = min(self._jobs, cpus) if self._jobs > 0 else cpus
+        self._window = 2 * cpus if self._workers == cpus else self._workers
         self._remote = ray.remote(_play_remotely)
         return self
 
@@ -186,12 +190,11 @@ class RayBackend:
         def submit(chunk: Chunk) -> Any:
             return remote.remote(targets, chunk)
 
-        window = 2 * self._workers
         pending: deque[Any] = deque()
         queued = iter(chunks)
         for chunk in queued:
             pending.append(submit(chunk))
-            if len(pending) >= window:
+            if len(pending) >= self._window:
                 break
         while pending:
             results: list[GameResult] = ray.get(pending.popleft())
