@@ -97,8 +97,8 @@ def test_rows_without_records_and_bad_files_are_refused_clearly(tmp_path: Path) 
 
 
 def test_bad_simulate_arguments_exit_2() -> None:
-    """An unknown backend, a results file of another kind, --records without --out, an
-    address for the local backend, and a missing Ray give exit code 2 and a clear message."""
+    """An unknown backend, a results file of another kind, --records without --out and an
+    address for the local backend give exit code 2 and a clear message."""
     for args, message in [
         ([*SIMULATE, "--backend", "slurm"], "'slurm' is not one of"),
         ([*SIMULATE, "--out", "games.csv"], "ends in .jsonl or .parquet, not 'games.csv'"),
