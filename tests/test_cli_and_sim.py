@@ -18,7 +18,7 @@ runner = CliRunner()
 def test_help_and_version() -> None:
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
-    for command in ("games", "play", "simulate", "replay"):
+    for command in ("games", "play", "simulate", "tournament", "stats", "replay"):
         assert command in result.output
     assert runner.invoke(app, ["--version"]).output.startswith("sengoku 0.")
 
@@ -88,10 +88,8 @@ def test_play_quit_and_bad_arguments() -> None:
 
 def test_simulate_json_summary_and_records(tmp_path: Path) -> None:
     out = tmp_path / "records.jsonl"
-    result = runner.invoke(
-        app,
-        ["simulate", "auction", "-n", "40", "-p", "3", "--seed", "7", "--out", str(out), "--json"],
-    )
+    args = ["simulate", "auction", "-n", "40", "-p", "3", "--seed", "7", "--out", str(out)]
+    result = runner.invoke(app, [*args, "--records", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["games"] == 40 and summary["players"] == 3
@@ -100,7 +98,7 @@ def test_simulate_json_summary_and_records(tmp_path: Path) -> None:
     assert summary["actions_per_second"] > 0
     lines = out.read_text().splitlines()
     assert len(lines) == 40
-    assert json.loads(lines[3])["seed"] == 10
+    assert json.loads(lines[3])["seed"] == json.loads(lines[3])["record"]["seed"] == 10
     table = runner.invoke(
         app, ["simulate", "auction", "-n", "5", "-p", "2", "--agents", "random,random"]
     )

@@ -1,17 +1,18 @@
-"""The ``sengoku`` command: list games, play in the terminal, simulate, replay records."""
+"""The ``sengoku`` command: list games, play in the terminal, simulate, hold tournaments, sum up
+results files, replay records."""
 
 from __future__ import annotations
 
 import json
-import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import typer
 from rich.console import Console
 from rich.json import JSON
+from rich.markup import escape
 from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
@@ -27,7 +28,15 @@ from sengoku.core import (
     get_game,
 )
 from sengoku.sim import run_games
-from sengoku.sim.runner import Summary, agent_seeds
+from sengoku.sim.backends import BackendName
+from sengoku.sim.results import (
+    ResultRow,
+    ResultsFileError,
+    ResultsWriter,
+    read_results,
+    results_format,
+)
+from sengoku.sim.runner import GameResult, Summary, agent_seeds
 
 app = typer.Typer(
     help="Sengoku: Shogun, Shitenno and Rising Sun with every rule enforced.",
@@ -64,7 +73,9 @@ def main(
 
 
 def _fail(message: str) -> typer.Exit:
-    Console(stderr=True).print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    Console(stderr=True).print(
+        f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True
+    )
     return typer.Exit(code=2)
 
 
@@ -79,6 +90,114 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[name.strip()] = text
     return options
+
+
+BackendOption = Annotated[
+    BackendName,
+    typer.Option(
+        "--backend",
+        case_sensitive=False,
+        help="Where games are played: local (processes on this machine) or ray (Ray tasks; "
+        "pip install 'sengoku[ray]').",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="With --backend ray: the cluster to use, HOST:PORT of its head node or auto "
+        "(the one `ray start` began here). Without it a Ray is started here and stopped at the "
+        "end.",
+    ),
+]
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=0,
+        help="Processes (local; default 1) or CPUs (ray; default all); 0 = all cores.",
+    ),
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        help="Write one row per game to this .jsonl or .parquet file (`sengoku stats` reads it).",
+    ),
+]
+RecordsOption = Annotated[
+    bool,
+    typer.Option(
+        "--records", help="Keep each game's whole record in --out (for `sengoku replay`)."
+    ),
+]
+
+
+def _progress(quiet: bool) -> Progress:
+    """The progress bar of a long run, on stderr."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=quiet,
+        transient=True,
+    )
+
+
+def _agent_list(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def _check_run_options(
+    out: Path | None, records: bool, backend: BackendName, address: str | None
+) -> None:
+    """Refuse contradicting options before anything is played or started."""
+    if records and out is None:
+        raise _fail("--records keeps records in the --out file; give --out too")
+    if address is not None and backend != BackendName.RAY:
+        raise _fail("--address is for --backend ray; the local backend has none")
+    if out is not None:
+        try:
+            results_format(out)
+        except SengokuError as exc:
+            raise _fail(str(exc)) from None
+
+
+def _jobs(jobs: int | None, backend: BackendName) -> int:
+    if jobs is not None:
+        return jobs
+    return 1 if backend == BackendName.LOCAL else 0
+
+
+def _play_out(
+    results: Iterator[GameResult],
+    description: str,
+    total: int,
+    quiet: bool,
+    out: Path | None,
+    records: bool,
+    game: str,
+    options: dict[str, Any],
+) -> Iterator[GameResult]:
+    """Consume ``results`` with a progress bar, writing rows to ``out``; yield each result."""
+    try:
+        with _progress(quiet) as progress:
+            task = progress.add_task(description, total=total)
+            if out is None:
+                for result in results:
+                    yield result
+                    progress.advance(task)
+                return
+            with ResultsWriter(out, records) as writer:
+                for result in results:
+                    writer.write(ResultRow.from_result(result, game, options))
+                    yield result
+                    progress.advance(task)
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _players(game: str, players: int | None) -> int:
@@ -261,41 +380,39 @@ def simulate(
         ),
     ] = "random",
     seed: Annotated[int, typer.Option(min=0, help="Seed of game 0; game i uses seed+i.")] = 0,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes to use; 0 = all cores.")] = 1,
-    out: Annotated[Path | None, typer.Option(help="Write every record to this JSONL file.")] = None,
+    jobs: JobsOption = None,
+    backend: BackendOption = BackendName.LOCAL,
+    address: AddressOption = None,
+    out: OutOption = None,
+    records: RecordsOption = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     option: OptionArg = None,
 ) -> None:
     """Play many games between agents and sum up wins and scores per seat and per agent."""
     count = _players(game, players)
-    specs = [s.strip() for s in agents.split(",") if s.strip()]
+    specs = _agent_list(agents)
     if len(specs) == 1:
         specs *= count
     if len(specs) != count:
         raise _fail(f"--agents needs 1 or {count} specs, not {len(specs)}")
-    workers = jobs or os.cpu_count() or 1
+    _check_run_options(out, records, backend, address)
+    options = _options(option)
     summary = Summary(count, tuple(specs))
-    results = run_games(game, n, count, specs, seed, _options(option), workers, out is not None)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=as_json,
-        transient=True,
+    results = run_games(
+        game,
+        n,
+        count,
+        specs,
+        seed,
+        options,
+        jobs=_jobs(jobs, backend),
+        keep_records=records,
+        backend=backend.value,
+        address=address,
     )
     start = time.perf_counter()
-    try:
-        with progress, out.open("wb") if out else open(os.devnull, "wb") as sink:
-            task = progress.add_task(f"{game}: {n} games", total=n)
-            for result in results:
-                summary.add(result)
-                if result.record is not None:
-                    sink.write(msgspec.json.encode(result.record) + b"\n")
-                progress.advance(task)
-    except SengokuError as exc:
-        raise _fail(str(exc)) from None
+    for result in _play_out(results, f"{game}: {n} games", n, as_json, out, records, game, options):
+        summary.add(result)
     summary.seconds = time.perf_counter() - start
     data = summary.to_json()
     if as_json:
@@ -334,14 +451,25 @@ def simulate(
         f"{data['actions_per_second'] or 0:,.0f} actions per second."
     )
     if out:
-        console.print(f"Records written to {out}.")
+        kept = " with their records" if records else ""
+        console.print(f"{n} result rows{kept} written to {out}.")
 
 
 def _read_record(path: Path, index: int) -> dict[str, Any]:
     try:
-        text = path.read_text()
+        with path.open("rb") as handle:
+            parquet = handle.read(4) == b"PAR1"
+        text = "" if parquet else path.read_text()
     except OSError as exc:
         raise _fail(f"cannot read {path}: {exc.strerror}") from None
+    if parquet:
+        try:
+            rows = read_results(path)
+        except ResultsFileError as exc:
+            raise _fail(str(exc)) from None
+        if not 0 <= index < len(rows):
+            raise _fail(f"{path} holds {len(rows)} games; --index {index} is out of range")
+        return _row_record(path, rows[index].to_json())
     lines = [line for line in text.splitlines() if line.strip()]
     try:
         if path.suffix == ".jsonl" or (
@@ -356,7 +484,20 @@ def _read_record(path: Path, index: int) -> dict[str, Any]:
         raise _fail(f"{path} is not JSON: {exc}") from None
     if not isinstance(record, dict):
         raise _fail(f"{path} does not hold a record")
-    return record
+    return _row_record(path, record)
+
+
+def _row_record(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    """A record, or the record kept in a results row (``sengoku simulate --records``)."""
+    if "scores" in data and "agents" in data and "actions" not in data:
+        record = data.get("record")
+        if not isinstance(record, dict):
+            raise _fail(
+                f"{path} holds result rows without their records; "
+                "run sengoku simulate with --out and --records to keep them"
+            )
+        return record
+    return data
 
 
 @app.command()
@@ -405,6 +546,203 @@ def replay(
         console.print("The record ends before the game does.")
     else:
         console.print(_outcome_table(match, outcome))
+
+
+@app.command()
+def tournament(
+    game: Annotated[str, typer.Argument(help="The game to play.")],
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated agent specs, at least as many as --players, each once "
+            "(random, heuristic, easy, normal, hard, ismcts:N)."
+        ),
+    ],
+    n: Annotated[
+        int,
+        typer.Option(
+            "-n", "--games", min=1, help="Games per pairing (a combination in one seat order)."
+        ),
+    ] = 10,
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players per game.")
+    ] = None,
+    seed: Annotated[
+        int, typer.Option(min=0, help="Seed of the first game; game i uses seed+i.")
+    ] = 0,
+    jobs: JobsOption = None,
+    backend: BackendOption = BackendName.LOCAL,
+    address: AddressOption = None,
+    out: OutOption = None,
+    records: RecordsOption = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the standings as JSON.")] = False,
+    option: OptionArg = None,
+) -> None:
+    """A seat-rotated round robin: every combination of --players agents in every rotation
+    of the seats, rated with OpenSkill (Plackett-Luce)."""
+    from sengoku.sim.tournament import Ratings, pairings, run_tournament, tournament_summary
+
+    count = _players(game, players)
+    specs = _agent_list(agents)
+    _check_run_options(out, records, backend, address)
+    options = _options(option)
+    try:
+        orders = pairings(specs, count)
+        ratings = Ratings(specs, count)
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
+    total = len(orders) * n
+    results = run_tournament(
+        game,
+        specs,
+        count,
+        n,
+        seed,
+        options,
+        jobs=_jobs(jobs, backend),
+        keep_records=records,
+        backend=backend.value,
+        address=address,
+    )
+    description = f"{game}: {len(orders)} pairings x {n} games"
+    for result in _play_out(results, description, total, as_json, out, records, game, options):
+        ratings.add(result)
+    data = tournament_summary(ratings, game, specs, count, n, seed)
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    table = Table(
+        title=f"Tournament of {game}, {count} players: {len(specs)} agents, {len(orders)} "
+        f"pairings x {n} games = {total} games, seeds {seed}..{seed + total - 1}",
+        title_justify="left",
+    )
+    table.add_column("#")
+    table.add_column("agent", no_wrap=True, min_width=max(len(a) for a in specs))
+    for column in ("ordinal", "mu", "sigma", "wins", "win rate"):
+        table.add_column(column, justify="right")
+    table.add_column("95% interval", justify="right", no_wrap=True, min_width=11)
+    for place, row in enumerate(data["standings"], 1):
+        table.add_row(
+            str(place),
+            row["agent"],
+            f"{row['ordinal']:.2f}",
+            f"{row['mu']:.2f}",
+            f"{row['sigma']:.2f}",
+            f"{row['wins']:g}/{row['games']}",
+            f"{row['win_rate']:.1%}",
+            _interval(row["low"], row["high"]),
+        )
+    console = Console()
+    console.print(table)
+    console.print(
+        "OpenSkill Plackett-Luce ratings from each game's ranks; ordinal = mu - 3 sigma. "
+        "Every agent sat in every seat equally often.",
+        highlight=False,
+    )
+    if out:
+        console.print(f"{total} result rows written to {out}.")
+
+
+def _interval(low: float, high: float) -> str:
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
+def _distribution_columns(table: Table) -> None:
+    for column in ("n", "mean", "sd", "min", "q1", "median", "q3", "max"):
+        table.add_column(column, justify="right")
+
+
+def _distribution_cells(d: dict[str, Any]) -> list[str]:
+    return [
+        str(d["count"]),
+        *(f"{d[k]:.2f}" for k in ("mean", "sd")),
+        *(f"{d[k]:g}" for k in ("min", "q1", "median", "q3", "max")),
+    ]
+
+
+def _rate_cells(r: dict[str, Any]) -> list[str]:
+    return [
+        f"{r['wins']:g}",
+        str(r["games"]),
+        f"{r['rate']:.1%}",
+        _interval(r["low"], r["high"]),
+        f"{r['expected']:.1%}",
+        "[bold yellow]yes[/]" if r["departs"] else "no",
+    ]
+
+
+@app.command()
+def stats(
+    file: Annotated[
+        Path, typer.Argument(help="A results file (.jsonl or .parquet) of simulate or tournament.")
+    ],
+    plot: Annotated[
+        Path | None, typer.Option(help="Draw PNG plots into this folder (made if missing).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Sum up a results file: seat advantage, win rates per agent with 95% Wilson intervals,
+    score and game length distributions; --plot draws them."""
+    from sengoku.sim.stats import summarize_results
+
+    try:
+        rows = read_results(file)
+    except ResultsFileError as exc:
+        raise _fail(str(exc)) from None
+    if not rows:
+        raise _fail(f"{file} holds no games")
+    data = summarize_results(rows)
+    if plot is not None:
+        from sengoku.sim.plots import plot_results
+
+        try:
+            data["plots"] = [str(path) for path in plot_results(rows, plot)]
+        except SengokuError as exc:
+            raise _fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(data, indent=2))
+        return
+    console = Console()
+    console.print(f"[bold]{data['games']}[/] games in {file}.", highlight=False, soft_wrap=True)
+    rate_columns = ("wins", "games", "win rate", "95% interval", "even share", "departs")
+    for group in data["seats"]:
+        seats = Table(
+            title=f"Seat advantage: {group['game']}, {group['players']} players, "
+            f"{group['games']} games",
+            title_justify="left",
+        )
+        seats.add_column("seat")
+        for column in rate_columns:
+            seats.add_column(column, justify="right")
+        for row in group["seats"]:
+            seats.add_row(str(row["seat"]), *_rate_cells(row))
+        console.print(seats)
+    agents = Table(title="Win rate per agent (per seat played)", title_justify="left")
+    agents.add_column("agent")
+    for column in rate_columns:
+        agents.add_column(column.replace("games", "seats"), justify="right")
+    for agent, row in data["agents"].items():
+        agents.add_row(agent, *_rate_cells(row))
+    console.print(agents)
+    scores = Table(title="Final scores per agent", title_justify="left")
+    scores.add_column("agent")
+    _distribution_columns(scores)
+    for agent, row in data["agents"].items():
+        scores.add_row(agent, *_distribution_cells(row["scores"]))
+    console.print(scores)
+    lengths = Table(title="Game length (actions per game)", title_justify="left")
+    lengths.add_column("game, players")
+    _distribution_columns(lengths)
+    for row in data["lengths"]:
+        lengths.add_row(f"{row['game']}, {row['players']}", *_distribution_cells(row))
+    console.print(lengths)
+    console.print(
+        "A shared win counts as a share for each winner. departs: the even share lies outside "
+        "the 95% Wilson interval.",
+        highlight=False,
+    )
+    for path in data.get("plots", []):
+        console.print(f"Plot written to {path}", highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -6,16 +6,17 @@ Game ``i`` of a run with seed ``S`` is played with match seed ``S + i`` and agen
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sengoku.ai import make_agent
-from sengoku.core import Match, Outcome, Rng, new_match, register, registry_targets
+from sengoku.core import Match, Outcome, Rng, new_match, register
 from sengoku.core.registry import available_games
+
+if TYPE_CHECKING:
+    from .backends import Backend
 
 
 def agent_seeds(match_seed: int, players: int) -> list[int]:
@@ -73,17 +74,25 @@ def play_randomly(match: Match, rng: Rng, on_step: Callable[[Match], None] | Non
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game of a run."""
+    """One finished game of a run: its index in the run, match seed, outcome, number of
+    actions, the agent spec of each seat, and the record when it was asked for."""
 
     index: int
     seed: int
     outcome: Outcome
     actions: int
     record: dict[str, Any] | None = None
+    agents: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class _Task:
+class Chunk:
+    """Consecutive games of a run with one line-up: the unit of work a backend sends out.
+
+    Game ``index`` (``first <= index < first + count``) is played with match seed
+    ``seed + index``, whichever process or machine plays it.
+    """
+
     game: str
     players: int
     agents: tuple[str, ...]
@@ -94,11 +103,17 @@ class _Task:
     keep_records: bool
 
 
-def _play_chunk(task: _Task) -> list[GameResult]:
+def play_chunk(chunk: Chunk) -> list[GameResult]:
+    """Play the games of ``chunk`` in order.
+
+    >>> chunk = Chunk("shitenno", 2, ("random", "random"), {}, 40, 3, 2, False)
+    >>> [(r.index, r.seed) for r in play_chunk(chunk)]
+    [(3, 43), (4, 44)]
+    """
     results = []
-    for index in range(task.first, task.first + task.count):
-        seed = task.seed + index
-        match = play_match(task.game, task.players, seed, task.agents, task.options)
+    for index in range(chunk.first, chunk.first + chunk.count):
+        seed = chunk.seed + index
+        match = play_match(chunk.game, chunk.players, seed, chunk.agents, chunk.options)
         outcome = match.outcome()
         assert outcome is not None
         results.append(
@@ -107,17 +122,38 @@ def _play_chunk(task: _Task) -> list[GameResult]:
                 seed,
                 outcome,
                 len(match.history),
-                match.to_record() if task.keep_records else None,
+                match.to_record() if chunk.keep_records else None,
+                chunk.agents,
             )
         )
     return results
 
 
-def _init_worker(targets: dict[str, str]) -> None:
+def ensure_registered(targets: Mapping[str, str]) -> None:
+    """Register each game of ``targets`` (name to import path, from
+    :func:`~sengoku.core.registry_targets`) this process does not know yet: what a worker
+    process or a cluster node does before it plays games registered by a plug-in or a test.
+    """
     known = set(available_games())
     for name, target in targets.items():
         if name not in known:
             register(name, target)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """How many games one chunk holds: up to 50, and about 8 chunks per worker.
+
+    >>> chunk_size(10_000, 1), chunk_size(100, 2), chunk_size(3, 4)
+    (50, 6, 1)
+    """
+    return max(1, min(50, games // (workers * 8) if workers > 1 else 50))
+
+
+def check_run(game: str, players: int, agents: Sequence[str], options: Mapping[str, Any]) -> None:
+    """Fail fast, before any game is sent out, on a bad game, player count, option or agent."""
+    new_match(game, players, seed=0, options=options)
+    for spec in agents:
+        make_agent(spec, 0)
 
 
 def run_games(
@@ -129,35 +165,53 @@ def run_games(
     options: Mapping[str, Any] | None = None,
     jobs: int = 1,
     keep_records: bool = False,
+    backend: str | Backend = "local",
+    address: str | None = None,
 ) -> Iterator[GameResult]:
     """Play ``games`` matches and yield their results in game order.
 
-    With ``jobs > 1`` the games are shared out over that many processes.
+    ``backend`` is ``"local"`` (this process for ``jobs <= 1``, else a pool of ``jobs``
+    processes), ``"ray"`` (Ray tasks: a local Ray on ``jobs`` cores, or the cluster at
+    ``address``) or an open :class:`~sengoku.sim.backends.Backend`. The results are the same
+    on every backend.
     """
+    from .backends import open_backend
+
     opts = dict(options or {})
-    new_match(game, players, seed=seed, options=opts)  # fail fast on bad arguments
-    for spec in agents:
-        make_agent(spec, 0)
-    chunk = max(1, min(50, games // (jobs * 8) if jobs > 1 else 50))
-    tasks = [
-        _Task(
-            game, players, tuple(agents), opts, seed, first, min(chunk, games - first), keep_records
-        )
-        for first in range(0, games, chunk)
-    ]
-    if jobs <= 1:
-        for task in tasks:
-            yield from _play_chunk(task)
+    check_run(game, players, agents, opts)
+    if not isinstance(backend, str):
+        yield from _run_on(backend, game, games, players, agents, seed, opts, keep_records)
         return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=context,
-        initializer=_init_worker,
-        initargs=(registry_targets(),),
-    ) as pool:
-        for results in pool.map(_play_chunk, tasks):
-            yield from results
+    with open_backend(backend, jobs, address) as opened:
+        yield from _run_on(opened, game, games, players, agents, seed, opts, keep_records)
+
+
+def _run_on(
+    backend: Backend,
+    game: str,
+    games: int,
+    players: int,
+    agents: Sequence[str],
+    seed: int,
+    options: dict[str, Any],
+    keep_records: bool,
+) -> Iterator[GameResult]:
+    size = chunk_size(games, backend.workers)
+    chunks = [
+        Chunk(
+            game,
+            players,
+            tuple(agents),
+            options,
+            seed,
+            first,
+            min(size, games - first),
+            keep_records,
+        )
+        for first in range(0, games, size)
+    ]
+    for results in backend.map(chunks):
+        yield from results
 
 
 @dataclass
