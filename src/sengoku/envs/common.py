@@ -25,9 +25,9 @@ shows nothing, since a seat's view never holds another seat's pending secret.
 >>> sum(mask) == len(play.legal_ids(seat)) > 0
 True
 >>> while play.match.outcome() is None:
-...     play.step(play.legal_ids(play.current_seat())[0])
->>> play.rewards()
-(0.0, 1.0)
+...     action = play.step(play.legal_ids(play.current_seat())[0])
+>>> sum(play.rewards())
+1.0
 """
 
 from __future__ import annotations
