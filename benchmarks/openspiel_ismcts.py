@@ -15,7 +15,6 @@ interval, and each side's mean CPU time and searches per decision.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -32,16 +31,7 @@ from sengoku.ai.ismcts import ISMCTSAgent  # noqa: E402
 from sengoku.core import get_game  # noqa: E402
 from sengoku.envs import openspiel  # noqa: E402
 from sengoku.sim.runner import agent_seeds  # noqa: E402
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (``successes`` may be fractional)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from sengoku.sim.stats import wilson  # noqa: E402
 
 
 def play(
@@ -88,7 +78,7 @@ def play(
                 ours_cpu += time.process_time() - begin
                 ours_decisions += 1
                 iterations += ours[seat].last_iterations
-            tokenplay.act(seat, action)
+            tokenplay.carry_out(seat, action)
     outcome = tokenplay.match.outcome()
     assert outcome is not None
     return {

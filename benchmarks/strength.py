@@ -24,16 +24,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from sengoku.core import get_game  # noqa: E402
 from sengoku.sim import run_games  # noqa: E402
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (``successes`` may be fractional)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from sengoku.sim.stats import wilson  # noqa: E402
 
 
 def tournament(

@@ -81,3 +81,18 @@ def test_helpers_refuse_empty_ranges() -> None:
         rng.choice([])
     assert 3 <= rng.randint(3, 4) <= 4
     assert 0.0 <= rng.random() < 1.0
+
+
+def test_state_saves_and_restores_and_refuses_junk() -> None:
+    """getstate/setstate round-trip the whole generator; a state outside range(2**64), a bool
+    or a float is refused and leaves the generator as it was."""
+    rng = Rng(11)
+    saved = rng.getstate()
+    ahead = [rng.next64() for _ in range(3)]
+    rng.setstate(saved)
+    assert [rng.next64() for _ in range(3)] == ahead
+    here = rng.getstate()
+    for junk in (-1, 2**64, True, 1.5, "1"):
+        with pytest.raises(ValueError, match="Rng state"):
+            rng.setstate(junk)  # type: ignore[arg-type]
+    assert rng.getstate() == here

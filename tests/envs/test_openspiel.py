@@ -8,6 +8,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
 
 import sengoku
 from sengoku.core import get_game
@@ -113,3 +114,54 @@ def test_resample_from_infostate_works_without_a_resampler() -> None:
     sampled = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert sampled.information_state_string(player) == state.information_state_string(player)
     assert sampled.legal_actions() == state.legal_actions()
+
+
+def test_observers_give_the_public_view_or_the_players_own() -> None:
+    """An observer of public information only shows every player the same thing (the
+    spectator's view, no hand); the default observer shows each player its own view; asking
+    for every player's private information, or a public information state, is refused."""
+    game = pyspiel.load_game("sengoku_shitenno", {"players": 2})
+    state = game.new_initial_state()
+    state.apply_action(2)
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    assert public.string_from(state, 0) == public.string_from(state, 1)
+    public.set_from(state, 0)
+    first = public.tensor.copy()
+    public.set_from(state, 1)
+    assert (first == public.tensor).all()
+    assert '"hand":null' in public.string_from(state, 0)
+    own = make_observation(game)
+    assert own.string_from(state, 0) != own.string_from(state, 1)
+    for private, recall in (
+        (pyspiel.PrivateInfoType.ALL_PLAYERS, False),
+        (pyspiel.PrivateInfoType.NONE, True),
+    ):
+        with pytest.raises(ValueError):
+            make_observation(
+                game,
+                pyspiel.IIGObservationType(
+                    perfect_recall=recall, public_info=True, private_info=private
+                ),
+            )
+
+
+def test_a_resampled_state_serializes_too() -> None:
+    """A state sampled for search (no seed, no record) pickles as itself and reads back with
+    the same information state and ids; a root with too many seeds is refused."""
+    game = pyspiel.load_game("sengoku_shogun", {"players": 3})
+    state = game.new_initial_state()
+    state.apply_action(3)
+    for _ in range(30):
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    sampled = openspiel.resampler(seed=2)(state, player)
+    copy = pickle.loads(pickle.dumps(sampled))
+    assert copy.information_state_string(player) == sampled.information_state_string(player)
+    assert copy.legal_actions() == sampled.legal_actions()
+    with pytest.raises(Exception, match="seeds"):
+        pyspiel.load_game("sengoku_shogun", {"seeds": openspiel.MAX_SEEDS + 1})

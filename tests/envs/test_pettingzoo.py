@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import numpy as np
@@ -10,7 +11,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, see
 
 import sengoku
 from sengoku.core import get_game
-from sengoku.envs.pettingzoo import env, parallel_env
+from sengoku.envs.pettingzoo import SengokuParallelEnv, env, parallel_env
 
 CASES = [(name, n) for name in sengoku.available_games() for n in get_game(name).player_counts]
 #: What PettingZoo's tests say of any environment whose observation is a dict (they let only
@@ -77,6 +78,55 @@ def test_a_whole_aec_game_follows_the_match() -> None:
     assert e.play.match.seed == 12
 
 
+def test_only_the_selected_agent_has_a_mask_in_the_aec_environment() -> None:
+    """During Shogun's planning several seats may act, but the AEC environment asks one agent
+    at a time: every other agent's mask is empty."""
+    e = env("shogun", 3)
+    e.reset(seed=1)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for agent in e.agent_iter(3000):
+        _, _, termination, truncation, info = e.last()
+        if termination or truncation:
+            e.step(None)
+            continue
+        if len(e.play.match.to_act()) > 1:
+            checked += 1
+            for other in e.agents:
+                assert e.infos[other]["action_mask"].any() == (other == agent)
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert checked > 10
+
+
+@pytest.mark.parametrize(("name", "players"), [("shogun", 4), ("rising_sun", 3)])
+def test_the_parallel_environment_is_deterministic_under_a_seed(name: str, players: int) -> None:
+    """Two parallel environments reset with the same seed and sent the same masked random ids
+    (a seeded generator each) give the same observations, masks and rewards at every step,
+    to the end of the game."""
+    runs = []
+    for _ in range(2):
+        par = parallel_env(name, players, action_mask="observation")
+        observations, _ = par.reset(seed=5)
+        rng = np.random.default_rng(8)
+        trace = []
+        while par.agents:
+            actions = {
+                a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+                for a, o in observations.items()
+                if o["action_mask"].any()
+            }
+            observations, rewards, *_ = par.step(actions)
+            trace.append(
+                (
+                    sorted(actions.items()),
+                    [o["observation"].sum() for o in observations.values()],
+                    sorted(rewards.items()),
+                )
+            )
+        runs.append(trace)
+    assert runs[0] == runs[1] and len(runs[0]) > 100
+
+
 def test_illegal_ids_raise_or_lose() -> None:
     """An id the mask does not allow raises ValueError and changes nothing; with
     illegal_action="lose" it ends the game with -1 for the sender."""
@@ -130,3 +180,56 @@ def test_render_shows_the_spectator_view() -> None:
     assert isinstance(text, str) and text
     with pytest.raises(ValueError, match="render_mode"):
         env("shitenno", 2, render_mode="human")
+
+
+def _first_round(name: str, players: int) -> SengokuParallelEnv:
+    """A parallel environment stopped where a simultaneous choice (a round) begins in which
+    seat 0's ids can spell more than one action."""
+    par = parallel_env(name, players, action_mask="observation")
+    observations, _ = par.reset(seed=2)
+    rng = np.random.default_rng(3)
+    for _ in range(20_000):
+        acting = [a for a, o in observations.items() if o["action_mask"].any()]
+        wide = len(par.play.match.legal_actions(0)) > 1
+        if len(acting) > 1 and "player_0" in acting and not par._chosen and wide:
+            return par
+        choice = {
+            a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in acting
+        }
+        observations, *_ = par.step(choice)
+    raise AssertionError(f"no simultaneous choice in {name}")
+
+
+@pytest.mark.parametrize(("name", "players"), [("auction", 3), ("shogun", 3), ("rising_sun", 3)])
+def test_a_round_shows_nobody_what_another_seat_chose_or_how_long_it_took(
+    name: str, players: int
+) -> None:
+    """design.md, secret simultaneous choices: in a round of the parallel environment, seat 0
+    spelling its first or its last legal action makes no difference to any other seat's
+    observation or mask at any step of the round (the other seats sending the same ids),
+    even where the two spellings differ in length; the actions are carried out together."""
+    base = _first_round(name, players)
+    runs = []
+    for pick in (0, -1):
+        par = copy.deepcopy(base)
+        seen = []
+        while True:
+            asked = par._asked()
+            if not par._round:
+                break
+            actions = {}
+            for seat in asked:
+                ids = par.play.legal_ids(seat)
+                actions[f"player_{seat}"] = ids[pick] if seat == 0 else ids[0]
+            observations, *_ = par.step(actions)
+            seen.append(
+                {
+                    a: (o["observation"].tolist(), o["action_mask"].tolist())
+                    for a, o in observations.items()
+                    if a != "player_0"
+                }
+            )
+        runs.append(seen)
+    # during the round (all steps but the last, after which the actions are carried out)
+    assert len(runs[0]) == len(runs[1])
+    assert runs[0][:-1] == runs[1][:-1]

@@ -96,6 +96,38 @@ def test_rows_without_records_and_bad_files_are_refused_clearly(tmp_path: Path) 
         assert message in done.output, done.output
 
 
+def test_a_failed_run_leaves_an_earlier_results_file_as_it_was(tmp_path: Path) -> None:
+    """A run refused for a bad agent or option, in either format, exits 2 and leaves the file
+    it would have written untouched (and no partial file beside it)."""
+    for name in ("games.jsonl", "games.parquet"):
+        out = tmp_path / name
+        assert runner.invoke(app, [*SIMULATE, "--out", str(out)]).exit_code == 0
+        before = out.read_bytes()
+        for bad in (["--agents", "genius"], ["-o", "no_such_option=1"]):
+            done = runner.invoke(app, [*SIMULATE, *bad, "--out", str(out)])
+            assert done.exit_code == 2, done.output
+            assert out.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(name)) == [name]
+
+
+def test_malformed_rows_are_refused_with_the_game_they_are_in(tmp_path: Path) -> None:
+    """`sengoku stats` on rows whose winners, ranks or lengths do not fit their player count
+    exits 2 and names the game, instead of failing inside the statistics."""
+    out = tmp_path / "games.jsonl"
+    assert runner.invoke(app, [*SIMULATE, "--out", str(out)]).exit_code == 0
+    row = json.loads(out.read_text().splitlines()[0])
+    for change, message in [
+        ({"winners": [7]}, "winners must be seats 0..2"),
+        ({"scores": [1, 2]}, "3 players need 3 agents, scores and ranks"),
+        ({"ranks": [0, 1, 2]}, "ranks must be places 1..3"),
+    ]:
+        broken = tmp_path / "broken.jsonl"
+        broken.write_text(json.dumps({**row, **change}) + "\n")
+        done = runner.invoke(app, ["stats", str(broken)])
+        assert done.exit_code == 2, done.output
+        assert message in " ".join(done.output.split()), done.output
+
+
 def test_bad_simulate_arguments_exit_2() -> None:
     """An unknown backend, a results file of another kind, --records without --out and an
     address for the local backend give exit code 2 and a clear message."""

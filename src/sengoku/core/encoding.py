@@ -41,6 +41,7 @@ options. It reads the view only, so it cannot hold anything the seat may not kno
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -198,11 +199,16 @@ class Decision:
 
         Raises :class:`EncodingError` (changing nothing) for an id that may not come next.
         """
-        child = self._node.get(token) if isinstance(token, int) else None
+        try:
+            index = -1 if isinstance(token, bool) else operator.index(token)
+        except TypeError:
+            index = -1
+        child = self._node.get(index)
         if child is None:
             raise EncodingError(
                 f"id {token!r} may not come next; the legal ids are {self.legal_ids()}"
             )
+        token = index
         self.prefix.append(token)
         while True:
             if isinstance(child, _Leaf):

@@ -7,11 +7,11 @@ gives each seat
 
 * an **action mask** over the ids (what may come next for that seat now);
 * an **observation**: the game's :meth:`~sengoku.core.Game.observation_tensor` of the seat's
-  view followed by the seat's ids chosen so far in the action it is spelling (a count per
-  token, a quarter per use, at most 1), so that a policy knows where it stands in a spelling;
+  view followed by the seat's ids chosen so far in the action it is spelling (per token, the
+  times it was used over :data:`SPELLING_SCALE`), so that a policy knows where it stands;
 * an **information state** with perfect recall: the seat's view now, its spelling so far and
-  a digest of everything it has been shown, in order (its own actions and every log line it
-  may read), so two moments the seat can tell apart never share one;
+  a digest of its whole history, in order: at each of its actions the view it acted on and
+  the action, and every log line it may read;
 * its **reward**: at the end, 1 shared among the winners, 0 for the others.
 
 The seat that acts next is the one in the middle of a spelling, else the first seat in
@@ -42,6 +42,10 @@ from sengoku.core.encoding import check_observation
 from sengoku.core.rng import Rng
 
 __all__ = ["TokenPlay"]
+
+#: A token used ``k`` times in the spelling so far reads ``k / SPELLING_SCALE`` (at most 1):
+#: no spelling of the three games repeats a token more than 11 times.
+SPELLING_SCALE = 12
 
 
 class TokenPlay:
@@ -125,37 +129,52 @@ class TokenPlay:
             seat = self.current_seat()
             if seat is None:
                 raise EncodingError("the game is over; nobody chooses")
+        action = self.spell(token, seat)
+        if action is not None:
+            self.carry_out(seat, action)
+        return action
+
+    def spell(self, token: int, seat: int) -> Any | None:
+        """Take id ``token`` for ``seat`` and return the action once the spelling is complete,
+        without carrying it out (:meth:`carry_out` does); the seat's spelling is then over.
+
+        Raises :class:`~sengoku.core.EncodingError`, changing nothing, for an id that may not
+        come next or a seat that may not act.
+        """
         decision = self.decision(seat)
         action = decision.choose(token)
         if action is None:
             self._decisions[seat] = decision
-            return None
-        self._decisions.pop(seat, None)
-        self.match.act(seat, action)
-        self._digests[seat] = _digest(self._digests[seat], f"me {action}")
-        self._note_log()
-        to_act = self.match.to_act()
-        for other, pending in list(self._decisions.items()):
-            # another seat's spelling stands on the legal actions it had, which a secret
-            # choice of this seat cannot have changed; spell it again on the new ones
-            del self._decisions[other]
-            if other in to_act:
-                fresh = Decision(self.space, self.match, other, self.skip_forced)
-                fresh.replay(pending.prefix)
-                self._decisions[other] = fresh
+        else:
+            self._decisions.pop(seat, None)
         return action
 
-    def act(self, seat: int, action: Any) -> None:
-        """Carry out a whole legal action of ``seat``, id by id: for agents that choose whole
-        actions, playing beside agents that spell. Refused (changing nothing) if the seat is
-        in the middle of a spelling or the action is not legal."""
+    def carry_out(self, seat: int, action: Any) -> None:
+        """Carry out ``seat``'s legal ``action`` (not being spelled) on the match, and add
+        what the seat saw, what it did and the new log lines to the seats' histories; for
+        agents that choose whole actions, too, playing beside agents that spell.
+
+        Raises :class:`~sengoku.core.EncodingError`, changing nothing, if the seat is in the
+        middle of a spelling or the action is not legal.
+        """
         if seat in self._decisions:
             raise EncodingError(f"seat {seat} is in the middle of a spelling")
         if action not in self.match.legal_actions(seat):
             raise EncodingError(f"{action!s} is not a legal action of seat {seat} now")
-        spelled = self.space.encode(self.match, seat, action)
-        while self.step(spelled[len(self.pending(seat))], seat) is None:
-            pass
+        seen = json.dumps(self.match.view(seat), sort_keys=True, separators=(",", ":"))
+        self.match.act(seat, action)
+        self._digests[seat] = _digest(self._digests[seat], f"saw {seen} did {action}")
+        self._note_log()
+        to_act = self.match.to_act()
+        respelled: dict[int, Decision] = {}
+        for other, pending in self._decisions.items():
+            # another seat's spelling stands on the legal actions it had, which a secret
+            # choice of this seat cannot have changed; spell it again on the new ones
+            if other in to_act:
+                fresh = Decision(self.space, self.match, other, self.skip_forced)
+                fresh.replay(pending.prefix)
+                respelled[other] = fresh
+        self._decisions = respelled
 
     def _note_log(self) -> None:
         """Add the log lines since the last call to each seat's digest (those it may read)."""
@@ -178,13 +197,19 @@ class TokenPlay:
         check_observation(values, self.shape, self.game.name)
         counts = [0.0] * self.space.size
         for token in self.pending(seat):
-            counts[token] = min(1.0, counts[token] + 0.25)
+            counts[token] = min(1.0, counts[token] + 1 / SPELLING_SCALE)
         return [*values, *counts]
 
-    def observation_string(self, seat: int) -> str:
-        """The seat's view and spelling so far, as compact JSON text."""
+    def public_observation(self) -> list[float]:
+        """What everybody sees (the spectator's view) as an observation, with no spelling."""
+        values = self.game.observation_tensor(self.match.view(None))
+        check_observation(values, self.shape, self.game.name)
+        return [*values, *([0.0] * self.space.size)]
+
+    def observation_string(self, seat: int | None) -> str:
+        """The seat's view and spelling so far (``None``: the public view), as JSON text."""
         view = self.match.view(seat)
-        spelled = [self.space.tokens[i] for i in self.pending(seat)]
+        spelled = [] if seat is None else [self.space.tokens[i] for i in self.pending(seat)]
         return json.dumps(
             {"view": view, "spelling": spelled}, sort_keys=True, separators=(",", ":")
         )
@@ -218,20 +243,25 @@ class TokenPlay:
         return self.clone()
 
     def __getstate__(self) -> dict[str, Any]:
-        """For pickle: the match as its record and chance state, the spellings, the digests."""
+        """For pickle: the match as its record and chance state (a match sampled for search,
+        which has no record, as itself), the spellings, the digests."""
+        seeded = self.match.seed is not None
         return {
-            "record": self.match.to_record(),
+            "record": self.match.to_record() if seeded else None,
+            "match": None if seeded else self.match,
             "rng": self.match.rng_state(),
             "skip_forced": self.skip_forced,
             "pending": {seat: d.prefix for seat, d in self._decisions.items()},
             "digests": self._digests,
+            "log_seen": self._log_seen,
         }
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        match = Match.from_record(saved["record"])
+        match = saved["match"] or Match.from_record(saved["record"])
         if match.rng_state() != saved["rng"]:
             raise EncodingError("the record does not replay to the saved chance state")
         TokenPlay.__init__(self, match, saved["skip_forced"])
+        self._log_seen = saved["log_seen"]
         self._digests = list(saved["digests"])
         for seat, prefix in saved["pending"].items():
             decision = Decision(self.space, self.match, seat, self.skip_forced)

@@ -26,8 +26,9 @@ The OpenSpiel game:
   size); a simultaneous secret choice is asked of one seat after another (a seat's view never
   holds another's pending secret, so nothing leaks);
 * **observations** are the game's observation tensor followed by the player's spelling so
-  far; **information states** are strings with perfect recall (see
-  :mod:`sengoku.envs.common`); there is no information-state tensor;
+  far (or, for an observer of public information only, the spectator's view);
+  **information states** are strings with perfect recall (see :mod:`sengoku.envs.common`);
+  there is no information-state tensor;
 * **returns** come at the end: 1 shared among the winners, 0 for the others
   (``CONSTANT_SUM``, utility sum 1).
 
@@ -37,8 +38,11 @@ player's information state from the game's ``determinize``::
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=100)
     bot.set_resampler(openspiel.resampler(seed=1))
 
-States serialize as their history of action ids (OpenSpiel's default), which replays
-exactly: the root's chance outcome is the seed, and the rest is seeded.
+OpenSpiel serializes a Python game's state as its history of ids plus a pickle of the state
+object: ours holds the match's record (a state sampled for search, which has none, holds the
+match itself), its chance state (:meth:`~sengoku.core.Rng.getstate`), checked when the record
+is replayed, the spellings under way and the seats' history digests. Reading a pickle runs
+code: deserialize only states you made.
 """
 
 from __future__ import annotations
@@ -59,6 +63,8 @@ from .common import TokenPlay
 __all__ = ["SengokuGame", "SengokuState", "register", "resampler", "vocabulary"]
 
 DEFAULT_SEEDS = 1 << 16
+#: The most seeds the root may draw from (its chance outcomes are one list).
+MAX_SEEDS = 1 << 20
 #: An upper bound on a game's number of actions (tokens) that OpenSpiel asks every game for.
 MAX_GAME_LENGTH = 100_000
 
@@ -94,7 +100,7 @@ class _Config:
     name: str
     players: int
     options: dict[str, Any]
-    seeds: int
+    chance_outcomes: tuple[tuple[int, float], ...]
     tokens: tuple[str, ...]
     observation_size: int
 
@@ -114,8 +120,8 @@ class SengokuGame(pyspiel.Game):  # type: ignore[misc]
         except json.JSONDecodeError as exc:
             raise ValueError(f"the options parameter is JSON text: {exc}") from None
         seeds = int(values["seeds"])
-        if not 1 <= seeds <= 1 << 31:
-            raise ValueError(f"seeds must be in 1..2**31, not {seeds}")
+        if not 1 <= seeds <= MAX_SEEDS:
+            raise ValueError(f"seeds must be in 1..{MAX_SEEDS}, not {seeds}")
         probe = TokenPlay(new_match(name, players, seed=0, options=options))
         info = pyspiel.GameInfo(
             num_distinct_actions=probe.space.size,
@@ -127,8 +133,9 @@ class SengokuGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(game_type, info, {**values, "players": players, "seeds": seeds})
+        outcomes = tuple((seed, 1.0 / seeds) for seed in range(seeds))
         self.config = _Config(
-            name, players, options, seeds, probe.space.tokens, probe.observation_size
+            name, players, options, outcomes, probe.space.tokens, probe.observation_size
         )
 
     def new_initial_state(self) -> SengokuState:
@@ -141,8 +148,7 @@ class SengokuGame(pyspiel.Game):  # type: ignore[misc]
         """The observer OpenSpiel asks for observations and information states."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return SengokuObserver(self, perfect_recall)
+        return SengokuObserver(self, iig_obs_type)
 
 
 class SengokuState(pyspiel.State):  # type: ignore[misc]
@@ -164,8 +170,7 @@ class SengokuState(pyspiel.State):  # type: ignore[misc]
         return self.play.legal_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        seeds = self._sengoku.seeds
-        return [(seed, 1.0 / seeds) for seed in range(seeds)]
+        return list(self._sengoku.chance_outcomes)
 
     def _apply_action(self, action: int) -> None:
         if self.play is None:
@@ -226,11 +231,30 @@ def resampler(seed: int = 0) -> Callable[[SengokuState, int], SengokuState]:
 
 
 class SengokuObserver:
-    """Observations (tensor and string) or perfect-recall information states of a state."""
+    """Observations (tensor and string) or perfect-recall information states of a state.
 
-    def __init__(self, game: SengokuGame, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        size = 0 if perfect_recall else game.config.observation_size
+    What it shows follows the :class:`pyspiel.IIGObservationType` asked for: the player's
+    own view (private information of a single player, the default), or the public view only
+    (no private information: a spectator's view, the same for every player). Information
+    states (perfect recall) exist for a single player's own view only, as strings.
+    """
+
+    def __init__(self, game: SengokuGame, iig_obs_type: Any) -> None:
+        private = pyspiel.PrivateInfoType.SINGLE_PLAYER
+        public = True
+        self.perfect_recall = False
+        if iig_obs_type is not None:
+            private = iig_obs_type.private_info
+            public = iig_obs_type.public_info
+            self.perfect_recall = iig_obs_type.perfect_recall
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS or not public:
+            raise ValueError(
+                f"Sengoku observes a player's own view or the public view, not {iig_obs_type}"
+            )
+        if self.perfect_recall and private != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("perfect recall is a player's own information state")
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
+        size = 0 if self.perfect_recall else game.config.observation_size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -240,6 +264,8 @@ class SengokuObserver:
             return
         if state.play is None:
             self.tensor.fill(0.0)
+        elif self.public_only:
+            self.tensor[:] = state.play.public_observation()
         else:
             self.tensor[:] = state.play.observation(player)
 
@@ -249,7 +275,7 @@ class SengokuObserver:
             return "the seed is not drawn yet"
         if self.perfect_recall:
             return state.play.information_state(player)
-        return state.play.observation_string(player)
+        return state.play.observation_string(None if self.public_only else player)
 
 
 def vocabulary(game: SengokuGame) -> tuple[str, ...]:

@@ -9,20 +9,28 @@ Both play the game one action token at a time (see :mod:`sengoku.envs.common`):
 * an observation is a float32 array in [0, 1]: the game's observation tensor of the agent's
   view followed by its spelling so far;
 * the **action mask**, an int8 array with 1 for each id the agent may take now (none while it
-  may not act), is in the agent's info as ``"action_mask"`` (the default,
-  ``action_mask="info"``), or with ``action_mask="observation"`` the observation is
-  ``{"observation": ..., "action_mask": ...}`` as in PettingZoo's classic games;
+  may not act, and in the AEC environment none but the selected agent's), is in the agent's
+  info as ``"action_mask"`` (the default, ``action_mask="info"``), or with
+  ``action_mask="observation"`` the observation is ``{"observation": ..., "action_mask":
+  ...}`` as in PettingZoo's classic games;
 * the reward comes at the end: 1 shared among the winners, 0 for the others; every agent
   terminates together when the game ends, none is ever truncated.
 
 ``reset(seed=s)`` plays the match seeded ``s``, the one ``sengoku.new_match(game, players,
 seed=s, options=options)`` gives; a later ``reset()`` without a seed goes on with ``s + 1``.
-The game's options are fixed when the environment is made; ``reset``'s ``options`` are not
-used.
+The game's options are fixed when the environment is made; ``reset``'s ``options`` (which
+PettingZoo's tests pass) are not used.
 
 An action that the mask does not allow raises ``ValueError`` and changes nothing, unless the
 environment was made with ``illegal_action="lose"``: then the game ends at once, the agent
 that sent it gets -1 and the others 0 (the convention of PettingZoo's classic games).
+
+**Secret simultaneous choices in the parallel environment.** When several seats choose at
+once, a *round* begins: every one of them spells its action, one id per step, and the actions
+are carried out together, in seat order, when the round ends. A round lasts as many steps as
+the longest spelling any of its seats could choose (a seat that is done waits with an empty
+mask), so neither the result nor the length of one seat's spelling shows to another before
+all have chosen. A decision of one seat alone is carried out as soon as it is spelled.
 
 >>> from sengoku.envs.pettingzoo import env
 >>> e = env("shitenno", players=2)
@@ -40,8 +48,8 @@ True
 
 from __future__ import annotations
 
-import functools
 import json
+import operator
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -87,11 +95,14 @@ class _Table:
         self.agents = [f"player_{seat}" for seat in range(self.players)]
         box = gymnasium.spaces.Box(0.0, 1.0, (probe.observation_size,), dtype=np.float32)
         mask = gymnasium.spaces.Box(0, 1, (self.size,), dtype=np.int8)
-        self.observation_space: gymnasium.spaces.Space[Any] = (
+        observation: gymnasium.spaces.Space[Any] = (
             gymnasium.spaces.Dict({"observation": box, "action_mask": mask})
             if self.mask_in_observation
             else box
         )
+        # one space object per agent, the same at every call (PettingZoo seeds them)
+        self.observation_spaces = dict.fromkeys(self.agents, observation)
+        self.action_spaces = {agent: gymnasium.spaces.Discrete(self.size) for agent in self.agents}
         self.next_seed: int | None = None
         self.play = probe
 
@@ -103,27 +114,32 @@ class _Table:
         self.play = TokenPlay(match, self.skip_forced)
         return self.play
 
-    def mask(self, seat: int) -> np.ndarray:
+    def mask(self, seat: int, asked: bool) -> np.ndarray:
+        if not asked:
+            return np.zeros(self.size, dtype=np.int8)
         return np.asarray(self.play.action_mask(seat), dtype=np.int8)
 
-    def observe(self, seat: int) -> Any:
+    def observe(self, seat: int, asked: bool) -> Any:
         observation = np.asarray(self.play.observation(seat), dtype=np.float32)
         if self.mask_in_observation:
-            return {"observation": observation, "action_mask": self.mask(seat)}
+            return {"observation": observation, "action_mask": self.mask(seat, asked)}
         return observation
 
-    def infos(self) -> dict[str, dict[str, Any]]:
+    def infos(self, asked: set[int]) -> dict[str, dict[str, Any]]:
         if self.mask_in_observation:
             return {agent: {} for agent in self.agents}
-        return {agent: {"action_mask": self.mask(seat)} for seat, agent in enumerate(self.agents)}
+        return {
+            agent: {"action_mask": self.mask(seat, seat in asked)}
+            for seat, agent in enumerate(self.agents)
+        }
 
     def check(self, seat: int, action: Any) -> int | None:
         """The id ``action`` stands for, or ``None`` for an illegal one in "lose" mode."""
         try:
-            token = int(action)
-        except (TypeError, ValueError):
+            token = -1 if isinstance(action, bool) else operator.index(action)
+        except TypeError:
             token = -1
-        if token in self.play.legal_ids(seat) and token == action:
+        if token in self.play.legal_ids(seat):
             return token
         if self.illegal_action == "lose":
             return None
@@ -138,7 +154,40 @@ class _Table:
         return text if text is not None else json.dumps(view, indent=1)
 
 
-class SengokuAECEnv(AECEnv[str, Any, int | None]):  # type: ignore[misc]
+class _Shared:
+    """The parts of both environments that are the same."""
+
+    _table: _Table
+    render_mode: str | None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._table.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._table.action_spaces[agent]
+
+    @property
+    def play(self) -> TokenPlay:
+        """The match being played, token by token."""
+        return self._table.play
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='ansi'")
+            return None
+        return self._table.render()
+
+    def close(self) -> None:
+        """Nothing to free: the match lives in memory."""
+
+
+def _render_mode(render_mode: str | None) -> str | None:
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+    return render_mode
+
+
+class SengokuAECEnv(_Shared, AECEnv[str, Any, int | None]):  # type: ignore[misc]
     """A Sengoku game as a PettingZoo AEC environment; see the module docs."""
 
     def __init__(
@@ -152,45 +201,30 @@ class SengokuAECEnv(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         action_mask: MaskPlace = "info",
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.render_mode = _render_mode(render_mode)
         self._table = _Table(game, players, options, skip_forced, illegal_action, action_mask)
-        self.metadata = {
-            "name": f"sengoku_{self._table.game}_v0",
-            "render_modes": ["ansi"],
-            "is_parallelizable": True,
-        }
-        self.render_mode = render_mode
+        self.metadata = {"name": f"sengoku_{self._table.game}_v0", "render_modes": ["ansi"]}
         self.possible_agents = list(self._table.agents)
         self.agents: list[str] = []
 
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._table.observation_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return gymnasium.spaces.Discrete(self._table.size)
-
-    @property
-    def play(self) -> TokenPlay:
-        """The match being played, token by token."""
-        return self._table.play
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        play = self._table.new_play(seed)
+        self._table.new_play(seed)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = self._table.infos()
-        seat = play.current_seat()
-        assert seat is not None
-        self.agent_selection = self.agents[seat]
+        self._select()
+
+    def _select(self) -> None:
+        seat = self.play.current_seat()
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+        self.infos = self._table.infos(set() if seat is None else {seat})
 
     def observe(self, agent: str) -> Any:
-        return self._table.observe(self.possible_agents.index(agent))
+        seat = self.possible_agents.index(agent)
+        return self._table.observe(seat, seat == self.play.current_seat())
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -202,7 +236,7 @@ class SengokuAECEnv(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         if token is None:
             self._end([-1.0 if s == seat else 0.0 for s in range(len(self.agents))])
-            self.infos = self._table.infos()
+            self.infos = self._table.infos(set())
             self.infos[agent]["illegal_action"] = True
         else:
             self.play.step(token, seat)
@@ -210,31 +244,19 @@ class SengokuAECEnv(AECEnv[str, Any, int | None]):  # type: ignore[misc]
                 self._end(list(self.play.rewards()))
             else:
                 self.rewards = dict.fromkeys(self.agents, 0.0)
-                nxt = self.play.current_seat()
-                assert nxt is not None
-                self.agent_selection = self.possible_agents[nxt]
-            self.infos = self._table.infos()
+            self._select()
         self._accumulate_rewards()
 
     def _end(self, rewards: list[float]) -> None:
         self.rewards = {agent: rewards[s] for s, agent in enumerate(self.possible_agents)}
         self.terminations = dict.fromkeys(self.agents, True)
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
-            return None
-        return self._table.render()
 
-    def close(self) -> None:
-        """Nothing to free: the match lives in memory."""
-
-
-class SengokuParallelEnv(ParallelEnv[str, Any, int | None]):  # type: ignore[misc]
+class SengokuParallelEnv(_Shared, ParallelEnv[str, Any, int | None]):  # type: ignore[misc]
     """A Sengoku game as a PettingZoo parallel environment; see the module docs.
 
-    Each step every agent that may act sends one id; the others' entries are not used (their
-    masks are empty) and may be left out.
+    Each step every agent whose mask is not empty sends one id; the others' entries are not
+    used and may be left out.
     """
 
     def __init__(
@@ -247,36 +269,40 @@ class SengokuParallelEnv(ParallelEnv[str, Any, int | None]):  # type: ignore[mis
         illegal_action: IllegalAction = "raise",
         action_mask: MaskPlace = "info",
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.render_mode = _render_mode(render_mode)
         self._table = _Table(game, players, options, skip_forced, illegal_action, action_mask)
         self.metadata = {"name": f"sengoku_{self._table.game}_v0", "render_modes": ["ansi"]}
-        self.render_mode = render_mode
         self.possible_agents = list(self._table.agents)
         self.agents: list[str] = []
-
-    @functools.cache  # noqa: B019
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return self._table.observation_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        return gymnasium.spaces.Discrete(self._table.size)
-
-    @property
-    def play(self) -> TokenPlay:
-        """The match being played, token by token."""
-        return self._table.play
+        self._round: list[int] = []  # the seats of a simultaneous choice under way
+        self._steps_left = 0
+        self._chosen: dict[int, Any] = {}  # their spelled actions, carried out at its end
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         self._table.new_play(seed)
         self.agents = list(self.possible_agents)
-        return self._observations(), self._table.infos()
+        self._round, self._steps_left, self._chosen = [], 0, {}
+        asked = self._asked()
+        return self._observations(asked), self._table.infos(asked)
 
-    def _observations(self) -> dict[str, Any]:
-        return {agent: self._table.observe(s) for s, agent in enumerate(self.possible_agents)}
+    def _asked(self) -> set[int]:
+        """The seats asked for an id in the coming step (starting a round if one is due)."""
+        if not self._round:
+            seats = self.play.acting_seats()
+            if len(seats) > 1:
+                match, space = self.play.match, self.play.space
+                self._round = seats
+                self._steps_left = max(
+                    len(space.encode(match, s, a)) for s in seats for a in match.legal_actions(s)
+                )
+            return set(seats)
+        return {s for s in self._round if s not in self._chosen}
+
+    def _observations(self, asked: set[int]) -> dict[str, Any]:
+        seats = enumerate(self.possible_agents)
+        return {agent: self._table.observe(s, s in asked) for s, agent in seats}
 
     def step(
         self, actions: Mapping[str, int | None]
@@ -289,27 +315,27 @@ class SengokuParallelEnv(ParallelEnv[str, Any, int | None]):  # type: ignore[mis
     ]:
         if not self.agents:
             raise EncodingError("the game is over; call reset()")
-        acting = self.play.acting_seats()
+        asked = self._asked()
         tokens: dict[int, int | None] = {}
-        for seat in acting:
+        for seat in sorted(asked):
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise ValueError(f"{agent} may act now and must send an id")
             tokens[seat] = self._table.check(seat, actions[agent])
         offender = next((s for s, t in tokens.items() if t is None), None)
         if offender is None:
-            for seat, token in tokens.items():
-                assert token is not None
-                self.play.step(token, seat)
+            self._advance(tokens)
             over = self.play.match.outcome() is not None
             rewards = list(self.play.rewards())
-            infos = self._table.infos()
+            asked = set() if over else self._asked()
+            infos = self._table.infos(asked)
         else:
             over = True
             rewards = [-1.0 if s == offender else 0.0 for s in range(len(self.agents))]
-            infos = self._table.infos()
+            asked = set()
+            infos = self._table.infos(asked)
             infos[self.possible_agents[offender]]["illegal_action"] = True
-        observations = self._observations()
+        observations = self._observations(asked)
         reward = {agent: rewards[s] for s, agent in enumerate(self.possible_agents)}
         terminations = dict.fromkeys(self.agents, over)
         truncations = dict.fromkeys(self.agents, False)
@@ -317,14 +343,24 @@ class SengokuParallelEnv(ParallelEnv[str, Any, int | None]):  # type: ignore[mis
             self.agents = []
         return observations, reward, terminations, truncations, infos
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='ansi'")
-            return None
-        return self._table.render()
-
-    def close(self) -> None:
-        """Nothing to free: the match lives in memory."""
+    def _advance(self, tokens: dict[int, int | None]) -> None:
+        """Take each asked seat's id; carry out what is spelled (a round's at its end)."""
+        if not self._round:
+            for seat, token in tokens.items():
+                assert token is not None
+                self.play.step(token, seat)
+            return
+        for seat, token in tokens.items():
+            assert token is not None
+            action = self.play.spell(token, seat)
+            if action is not None:
+                self._chosen[seat] = action
+        self._steps_left -= 1
+        if self._steps_left == 0:
+            assert set(self._chosen) == set(self._round), "a spelling outlasted its round"
+            for seat in self._round:
+                self.play.carry_out(seat, self._chosen[seat])
+            self._round, self._chosen = [], {}
 
 
 def env(

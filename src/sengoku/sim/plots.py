@@ -20,7 +20,7 @@ from typing import Any
 from sengoku.core import SengokuError
 
 from .results import ResultRow
-from .stats import summarize_results
+from .stats import scores_by_agent, summarize_results
 
 
 class PlotError(SengokuError, RuntimeError):
@@ -91,10 +91,7 @@ def plot_results(rows: Sequence[ResultRow], directory: Path) -> list[Path]:
     ax.set_xlabel("win rate per seat played (95% Wilson interval; dashed: even share)")
     written.append(_save(figure, directory / "agent_win_rates.png"))
 
-    scores: dict[str, list[float]] = {name: [] for name in names}
-    for row in rows:
-        for agent, score in zip(row.agents, row.scores, strict=True):
-            scores[agent].append(score)
+    scores = scores_by_agent(rows)
     figure, [ax] = _figure(max(4.0, 1.2 * len(names) + 2), 3.5)
     ax.boxplot([scores[name] for name in names])
     ax.set_xticks(range(1, len(names) + 1), names)

@@ -118,7 +118,7 @@ class ResultRow:
         if not isinstance(options, dict) or not (record is None or isinstance(record, dict)):
             raise ResultsFileError("a result row's options and record are JSON objects")
         try:
-            return cls(
+            row = cls(
                 int(data["index"]),
                 int(data["seed"]),
                 str(data["game"]),
@@ -133,6 +133,16 @@ class ResultRow:
             )
         except (TypeError, ValueError) as exc:
             raise ResultsFileError(f"a result row has a value of the wrong type: {exc}") from None
+        n = row.players
+        if n < 1 or not len(row.agents) == len(row.scores) == len(row.ranks) == n:
+            raise ResultsFileError(
+                f"game {row.index}: {n} players need {n} agents, scores and ranks"
+            )
+        if not row.winners or not all(0 <= w < n for w in row.winners):
+            raise ResultsFileError(f"game {row.index}: winners must be seats 0..{n - 1}")
+        if not all(1 <= r <= n for r in row.ranks):
+            raise ResultsFileError(f"game {row.index}: ranks must be places 1..{n}")
+        return row
 
 
 def _loaded(value: Any) -> Any:
@@ -188,10 +198,14 @@ class ResultsWriter:
     """Writes rows to a ``.jsonl`` or ``.parquet`` file as they come; use it with ``with``.
 
     ``records``: whether the ``record`` column is written (rows must then carry records).
+    The rows go to ``FILE.partial`` first, which becomes ``FILE`` only when the ``with``
+    block ends without an error: a run that fails (bad input, a crash, Ctrl-C) leaves an
+    earlier ``FILE`` as it was.
     """
 
     def __init__(self, path: Path, records: bool = False) -> None:
         self.path = path
+        self._partial = path.with_name(path.name + ".partial")
         self.records = records
         self.format = results_format(path)
         self._jsonl: IO[bytes] | None = None
@@ -204,12 +218,12 @@ class ResultsWriter:
     def __enter__(self) -> Self:
         try:
             if self.format == ".jsonl":
-                self._jsonl = self.path.open("wb")
+                self._jsonl = self._partial.open("wb")
             else:
                 pa, pq = _import_pyarrow()
                 self._pa = pa
                 self._schema = _parquet_schema(pa, self.records)
-                self._parquet = pq.ParquetWriter(str(self.path), self._schema)
+                self._parquet = pq.ParquetWriter(str(self._partial), self._schema)
         except OSError as exc:
             raise ResultsFileError(f"cannot write {self.path}: {exc.strerror}") from None
         return self
@@ -246,9 +260,14 @@ class ResultsWriter:
             self._jsonl.close()
             self._jsonl = None
         if self._parquet is not None:
-            self._flush()
+            if error is None:
+                self._flush()
             self._parquet.close()
             self._parquet = None
+        if error is None:
+            self._partial.replace(self.path)
+        else:
+            self._partial.unlink(missing_ok=True)
 
 
 def write_results(path: Path, rows: Sequence[ResultRow], records: bool = False) -> None:

@@ -209,13 +209,18 @@ def agent_win_rates(rows: Sequence[ResultRow]) -> dict[str, WinRate]:
     return {agent: WinRate(wins[agent], seats[agent], fair[agent] / seats[agent]) for agent in wins}
 
 
-def agent_scores(rows: Sequence[ResultRow]) -> dict[str, Distribution]:
-    """The distribution of each agent spec's final scores, over every seat it sat in."""
+def scores_by_agent(rows: Sequence[ResultRow]) -> dict[str, list[float]]:
+    """Each agent spec's final scores, over every seat it sat in, agents in order of appearance."""
     scores: dict[str, list[float]] = {agent: [] for agent in _agents_in_order(rows)}
     for row in rows:
         for agent, score in zip(row.agents, row.scores, strict=True):
             scores[agent].append(score)
-    return {agent: describe(values) for agent, values in scores.items()}
+    return scores
+
+
+def agent_scores(rows: Sequence[ResultRow]) -> dict[str, Distribution]:
+    """The distribution of each agent spec's final scores, over every seat it sat in."""
+    return {agent: describe(values) for agent, values in scores_by_agent(rows).items()}
 
 
 def game_lengths(rows: Iterable[ResultRow]) -> dict[tuple[str, int], Distribution]:

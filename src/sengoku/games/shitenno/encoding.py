@@ -70,7 +70,7 @@ stacked tiles       12          bonus tiles still on the board per troop face an
                                 (by the box's count of each)
 new tiles           3           tiles won this turn per effect (by the box's count of each)
 seats               37 P        one block per seat, own seat first (below)
-provinces           8 (4P + 6)  one block per province, data order (below)
+provinces           8 (4P+10)   one block per province, data order (below)
 ==================  ==========  =============================================================
 
 A seat's block (37, :data:`SEAT_LAYOUT`): title one-hot (4); score (by
@@ -81,7 +81,7 @@ has had his turn this odd year; final score (by :data:`SCORE_SCALE`); hand troop
 kind (14) and koku cards per value (3), known for one's own seat, and for every seat with
 ``open_hands``, zero otherwise.
 
-A province's block (4 P + 6): per space left to right, its kamon's owner one-hot by seat
+A province's block (4 P + 10): per space left to right, its kamon's owner one-hot by seat
 slot (P) and whether it is golden (1); the bonus tiles stacked (by 3); the troops of each
 type its next space requires (by 4); the value of its next free space (by the highest
 value; 0 when full).
