@@ -33,9 +33,10 @@ True
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from typing import Any
+
+import msgspec
 
 from sengoku.core import ActionSpace, Decision, EncodingError, Match, determinize
 from sengoku.core.encoding import check_observation
@@ -161,9 +162,9 @@ class TokenPlay:
             raise EncodingError(f"seat {seat} is in the middle of a spelling")
         if action not in self.match.legal_actions(seat):
             raise EncodingError(f"{action!s} is not a legal action of seat {seat} now")
-        seen = json.dumps(self.match.view(seat), sort_keys=True, separators=(",", ":"))
+        seen = msgspec.json.encode(self.match.view(seat), order="sorted")
         self.match.act(seat, action)
-        self._digests[seat] = _digest(self._digests[seat], f"saw {seen} did {action}")
+        self._digests[seat] = _digest(self._digests[seat] + seen, f"did {action}")
         self._note_log()
         to_act = self.match.to_act()
         respelled: dict[int, Decision] = {}
@@ -210,9 +211,7 @@ class TokenPlay:
         """The seat's view and spelling so far (``None``: the public view), as JSON text."""
         view = self.match.view(seat)
         spelled = [] if seat is None else [self.space.tokens[i] for i in self.pending(seat)]
-        return json.dumps(
-            {"view": view, "spelling": spelled}, sort_keys=True, separators=(",", ":")
-        )
+        return msgspec.json.encode({"view": view, "spelling": spelled}, order="sorted").decode()
 
     def information_state(self, seat: int) -> str:
         """The seat's information state with perfect recall (see the module docs)."""
