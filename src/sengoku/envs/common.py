@@ -60,6 +60,7 @@ class TokenPlay:
     __slots__ = (
         "_decisions",
         "_digests",
+        "_fresh",
         "_log_seen",
         "game",
         "match",
@@ -77,6 +78,7 @@ class TokenPlay:
         self.shape = tuple(self.game.observation_shape(match.players, match.options))
         self.observation_size = math.prod(self.shape) + self.space.size
         self._decisions: dict[int, Decision] = {}
+        self._fresh: dict[int, Decision] = {}  # unstarted decisions, until the match changes
         self._digests = [_digest(b"", f"seat {s}") for s in range(match.players)]
         self._log_seen = 0
         self._note_log()
@@ -99,11 +101,11 @@ class TokenPlay:
 
     def decision(self, seat: int) -> Decision:
         """``seat``'s decision, its spelling so far; the seat must be one that may act."""
-        decision = self._decisions.get(seat)
+        decision = self._decisions.get(seat) or self._fresh.get(seat)
         if decision is None:
             if seat not in self.match.to_act():
                 raise EncodingError(f"seat {seat} may not act now")
-            decision = Decision(self.space, self.match, seat, self.skip_forced)
+            decision = self._fresh[seat] = Decision(self.space, self.match, seat, self.skip_forced)
         return decision
 
     def legal_ids(self, seat: int) -> list[int]:
@@ -144,6 +146,7 @@ class TokenPlay:
         """
         decision = self.decision(seat)
         action = decision.choose(token)
+        self._fresh.pop(seat, None)
         if action is None:
             self._decisions[seat] = decision
         else:
@@ -164,6 +167,7 @@ class TokenPlay:
             raise EncodingError(f"{action!s} is not a legal action of seat {seat} now")
         seen = msgspec.json.encode(self.match.view(seat), order="sorted")
         self.match.act(seat, action)
+        self._fresh = {}
         self._digests[seat] = _digest(self._digests[seat] + seen, f"did {action}")
         self._note_log()
         to_act = self.match.to_act()
@@ -234,7 +238,7 @@ class TokenPlay:
         twin.observation_size, twin.skip_forced = self.observation_size, self.skip_forced
         twin._digests = list(self._digests)
         twin._log_seen = self._log_seen
-        twin._decisions = {}
+        twin._decisions, twin._fresh = {}, {}
         twin._respell(self._decisions)
         return twin
 
@@ -283,7 +287,7 @@ class TokenPlay:
             for s in range(self.match.players)
         ]
         twin._log_seen = twin.match.log_length
-        twin._decisions = {}
+        twin._decisions, twin._fresh = {}, {}
         twin._respell({s: d for s, d in self._decisions.items() if s == seat})
         return twin
 

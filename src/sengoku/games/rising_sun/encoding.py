@@ -712,4 +712,4 @@ def observation(view: dict[str, Any]) -> list[float]:
     A count past its scale (more than 40 Coins, 100 VP, 10 cards of a type: none of 120
     random games came near) reads 1.
     """
-    return [min(x, 1.0) for values in parts(view).values() for x in values]
+    return [x if x < 1.0 else 1.0 for values in parts(view).values() for x in values]
