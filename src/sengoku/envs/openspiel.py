@@ -47,6 +47,7 @@ code: deserialize only states you made.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -100,7 +101,7 @@ class _Config:
     name: str
     players: int
     options: dict[str, Any]
-    chance_outcomes: tuple[tuple[int, float], ...]
+    seeds: int
     tokens: tuple[str, ...]
     observation_size: int
 
@@ -133,9 +134,8 @@ class SengokuGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(game_type, info, {**values, "players": players, "seeds": seeds})
-        outcomes = tuple((seed, 1.0 / seeds) for seed in range(seeds))
         self.config = _Config(
-            name, players, options, outcomes, probe.space.tokens, probe.observation_size
+            name, players, options, seeds, probe.space.tokens, probe.observation_size
         )
 
     def new_initial_state(self) -> SengokuState:
@@ -170,7 +170,7 @@ class SengokuState(pyspiel.State):  # type: ignore[misc]
         return self.play.legal_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return list(self._sengoku.chance_outcomes)
+        return list(_uniform(self._sengoku.seeds))
 
     def _apply_action(self, action: int) -> None:
         if self.play is None:
@@ -205,6 +205,12 @@ class SengokuState(pyspiel.State):  # type: ignore[misc]
         match = self.play.match
         pending = {s: self.play.pending(s) for s in range(match.players) if self.play.pending(s)}
         return json.dumps({"view": match.view(None), "pending": pending}, sort_keys=True)
+
+
+@functools.cache
+def _uniform(seeds: int) -> tuple[tuple[int, float], ...]:
+    """The root's chance outcomes: every seed alike (made once per number of seeds)."""
+    return tuple((seed, 1.0 / seeds) for seed in range(seeds))
 
 
 def _resampled(state: SengokuState, player: int, rng: Rng) -> SengokuState:
