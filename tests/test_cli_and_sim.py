@@ -24,6 +24,8 @@ def test_help_and_version() -> None:
 
 
 def test_games_lists_counts_and_options() -> None:
+    """`sengoku games` gives each game's player counts and a line per option with its default;
+    --details adds the values and what each option does; --json holds everything."""
     result = runner.invoke(app, ["games", "--json"])
     assert result.exit_code == 0
     games = {g["name"]: g for g in json.loads(result.output)}
@@ -35,7 +37,14 @@ def test_games_lists_counts_and_options() -> None:
         "tie_break",
     ]
     table = runner.invoke(app, ["games"])
-    assert "tie_break" in table.output and "Rounds to play." in table.output
+    assert table.exit_code == 0
+    assert 'tie_break = "random"' in table.output and "Rounds to play." not in table.output
+    options = sum(len(g["options"]) for g in games.values())
+    # a line per game, per option and between games, and the hint at the end: no notes
+    assert len(table.output.splitlines()) <= options + 2 * len(games) + 2
+    detailed = runner.invoke(app, ["games", "--details"])
+    assert detailed.exit_code == 0
+    assert "Rounds to play." in detailed.output and "(lowest_seat | random)" in detailed.output
 
 
 def test_play_against_bots_to_the_end_and_save(tmp_path: Path) -> None:

@@ -211,8 +211,11 @@ def _players(game: str, players: int | None) -> int:
 @app.command()
 def games(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    details: Annotated[
+        bool, typer.Option("--details", help="Say what each option does, with its sources.")
+    ] = False,
 ) -> None:
-    """List the games with their player counts and options."""
+    """List the games with their player counts and options (one line each)."""
     listing: list[dict[str, Any]] = []
     for name in sengoku.available_games():
         game = get_game(name)
@@ -234,19 +237,29 @@ def games(
         counts = ", ".join(map(str, entry["players"]))
         console.print(f"[bold]{entry['title']}[/] ([cyan]{entry['name']}[/]), players: {counts}")
         for option in entry["options"]:
-            schema = option["schema"]
-            if "enum" in schema:
-                values = " | ".join(map(str, schema["enum"]))
-            elif "minimum" in schema or "maximum" in schema:
-                values = f"{schema.get('minimum', '')}..{schema.get('maximum', '')}"
-            else:
-                values = str(schema.get("type", ""))
-            default = json.dumps(option["default"])
-            console.print(
-                f"  [bold]{option['name']}[/] = {default}  [dim]({values})[/]", highlight=False
-            )
-            console.print(Padding(option["description"], (0, 0, 0, 6)), highlight=False)
+            default = json.dumps(option["default"], ensure_ascii=False)
+            line = f"  [bold]{option['name']}[/] = {default}"
+            if details:
+                line += f"  [dim]({_option_values(option['schema'])})[/]"
+            console.print(line, highlight=False, overflow="ellipsis", no_wrap=not details)
+            if details:
+                console.print(Padding(option["description"], (0, 0, 0, 6)), highlight=False)
         console.print()
+    if not details:
+        console.print(
+            "[dim]sengoku games --details: what each option does, its values and sources; "
+            "-o NAME=VALUE sets one for play and simulate.[/]",
+            highlight=False,
+        )
+
+
+def _option_values(schema: dict[str, Any]) -> str:
+    """The values an option takes, in words: its choices, its range or its type."""
+    if "enum" in schema:
+        return " | ".join(map(str, schema["enum"]))
+    if "minimum" in schema or "maximum" in schema:
+        return f"{schema.get('minimum', '')}..{schema.get('maximum', '')}"
+    return str(schema.get("type", ""))
 
 
 def _outcome_table(match: Match, outcome: Outcome, agents: list[str] | None = None) -> Table:
