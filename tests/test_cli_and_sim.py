@@ -78,6 +78,24 @@ def test_play_against_bots_to_the_end_and_save(tmp_path: Path) -> None:
     assert Match.from_record(record).outcome() is not None
 
 
+def test_play_shows_what_changed_and_the_whole_board_on_request() -> None:
+    """The first turn shows the whole board with its legend; later turns show the board's
+    first line and only the lines that changed since the player's last move; "b" shows the
+    whole board again without acting."""
+    answers = "1\n" * 3 + "b\n" + "1\n" * 400
+    result = runner.invoke(
+        app, ["play", "shitenno", "-p", "2", "--seed", "5", "--bots", "random"], input=answers
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    output = result.output
+    assert output.count("legend: Bu Bushi, Sa Samurai") == 2  # the first turn and the "b"
+    assert "changed since your last move:" in output
+    first_turn = output.split("Your action")[0]
+    assert "Kanto" in first_turn and "legend:" in first_turn
+    later = output.split("Your action")[2]
+    assert "(b: the whole board)" in later and "legend:" not in later
+
+
 def test_play_quit_and_bad_arguments() -> None:
     quit_result = runner.invoke(app, ["play", "auction", "-p", "2", "--seed", "1"], input="q\n")
     assert quit_result.exit_code == 0 and "You left the game." in quit_result.output

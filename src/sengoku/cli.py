@@ -279,6 +279,13 @@ def _outcome_table(match: Match, outcome: Outcome, agents: list[str] | None = No
     return table
 
 
+def _board_text(match: Match, seat: int) -> str:
+    """The seat's view as the game's text, or as JSON where the game has no text."""
+    view = match.view(seat)
+    text = match.game.render_text(view)
+    return json.dumps(view, indent=1) if text is None else text
+
+
 def _show_view(console: Console, match: Match, seat: int) -> None:
     view = match.view(seat)
     text = match.game.render_text(view)
@@ -286,6 +293,32 @@ def _show_view(console: Console, match: Match, seat: int) -> None:
         console.print(JSON(json.dumps(view)))
     else:
         console.print(text, highlight=False)
+
+
+class _Board:
+    """The board as the human player last saw it, to show what changed since."""
+
+    def __init__(self) -> None:
+        self.last: list[str] | None = None
+
+    def show(self, console: Console, match: Match, seat: int, whole: bool = False) -> None:
+        """The whole board the first time (or when asked), else its first line and the lines
+        that changed since the player last looked."""
+        lines = _board_text(match, seat).splitlines()
+        if whole or self.last is None:
+            _show_view(console, match, seat)
+        else:
+            before = set(self.last)
+            changed = [line for line in lines[1:] if line not in before]
+            console.print(lines[0] if lines else "", highlight=False)
+            if changed:
+                console.print("[dim]changed since your last move:[/]")
+                for line in changed:
+                    console.print(line, highlight=False)
+            else:
+                console.print("[dim]nothing on the board changed since your last move[/]")
+            console.print("[dim](b: the whole board)[/]")
+        self.last = lines
 
 
 @app.command()
@@ -323,6 +356,7 @@ def play(
         f"You are {me} (seat {seat})."
     )
     shown = 0
+    board = _Board()
     while match.outcome() is None:
         for line in match.log(seat, since=shown):
             console.print(f"  [dim]·[/] {line}", highlight=False)
@@ -338,7 +372,7 @@ def play(
                 )
             match.act(s, choice)
             continue
-        if not _human_turn(console, match, seat):
+        if not _human_turn(console, match, seat, board):
             console.print("You left the game.")
             break
     else:
@@ -352,20 +386,25 @@ def play(
         console.print(f"Record written to {save}.")
 
 
-def _human_turn(console: Console, match: Match, seat: int) -> bool:
+def _human_turn(console: Console, match: Match, seat: int, board: _Board) -> bool:
     """Ask for one action of ``seat``; ``False`` if the player quits."""
-    _show_view(console, match, seat)
+    board.show(console, match, seat)
     legal = match.legal_actions(seat)
     for number, action in enumerate(legal, 1):
         console.print(f"  [bold cyan]{number:>3}[/] {action}", highlight=False)
     while True:
         try:
-            answer = console.input("[bold]Your action[/] (number or notation, q to quit): ")
+            answer = console.input(
+                "[bold]Your action[/] (number or notation, b for the board, q to quit): "
+            )
         except EOFError:
             return False
         answer = answer.strip()
         if answer.lower() in {"q", "quit"}:
             return False
+        if answer.lower() in {"b", "board"}:
+            board.show(console, match, seat, whole=True)
+            continue
         try:
             if answer.isdigit():
                 if not 1 <= int(answer) <= len(legal):

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .data import DATA
+from .data import DATA, TROOP_CODES, TROOP_NAMES
 
 __all__ = ["render"]
 
 COLOURS = DATA.setup.colours
+#: What the codes stand for, under every picture.
+LEGEND = (
+    "  legend: "
+    + ", ".join(f"{code} {name}" for code, name in zip(TROOP_CODES, TROOP_NAMES, strict=True))
+    + "; two codes (BuSh) are one double troop card; a tile Bu/exchange is its troop face and"
+    " effect; a capital colour is a golden kamon"
+)
 
 
 def render(view: dict[str, Any]) -> str:
@@ -63,4 +70,5 @@ def render(view: dict[str, Any]) -> str:
         lines.append(
             "  final: " + ", ".join(f"{COLOURS[p]} {s}" for p, s in enumerate(view["final_scores"]))
         )
+    lines.append(LEGEND)
     return "\n".join(lines)
