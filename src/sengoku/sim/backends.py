@@ -22,7 +22,7 @@ import logging
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from types import ModuleType, TracebackType
 from typing import Any, Protocol, Self
@@ -202,6 +202,25 @@ class RayBackend:
             if following is not None:
                 pending.append(submit(following))
             yield results
+
+
+def play_chunks(
+    backend: str | Backend,
+    jobs: int,
+    address: str | None,
+    chunks_for: Callable[[int], list[Chunk]],
+) -> Iterator[GameResult]:
+    """Play the chunks ``chunks_for(workers)`` makes and yield their results in order.
+
+    ``backend`` is a name for :func:`open_backend` (opened here with ``jobs`` and ``address``,
+    closed at the end) or an open :class:`Backend`, used as it is.
+    """
+    if isinstance(backend, str):
+        with open_backend(backend, jobs, address) as opened:
+            yield from play_chunks(opened, jobs, address, chunks_for)
+        return
+    for results in backend.map(chunks_for(backend.workers)):
+        yield from results
 
 
 def open_backend(name: str, jobs: int = 1, address: str | None = None) -> Backend:

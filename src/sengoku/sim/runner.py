@@ -175,43 +175,28 @@ def run_games(
     ``address``) or an open :class:`~sengoku.sim.backends.Backend`. The results are the same
     on every backend.
     """
-    from .backends import open_backend
+    from .backends import play_chunks
 
     opts = dict(options or {})
     check_run(game, players, agents, opts)
-    if not isinstance(backend, str):
-        yield from _run_on(backend, game, games, players, agents, seed, opts, keep_records)
-        return
-    with open_backend(backend, jobs, address) as opened:
-        yield from _run_on(opened, game, games, players, agents, seed, opts, keep_records)
 
+    def chunks_for(workers: int) -> list[Chunk]:
+        size = chunk_size(games, workers)
+        return [
+            Chunk(
+                game,
+                players,
+                tuple(agents),
+                opts,
+                seed,
+                first,
+                min(size, games - first),
+                keep_records,
+            )
+            for first in range(0, games, size)
+        ]
 
-def _run_on(
-    backend: Backend,
-    game: str,
-    games: int,
-    players: int,
-    agents: Sequence[str],
-    seed: int,
-    options: dict[str, Any],
-    keep_records: bool,
-) -> Iterator[GameResult]:
-    size = chunk_size(games, backend.workers)
-    chunks = [
-        Chunk(
-            game,
-            players,
-            tuple(agents),
-            options,
-            seed,
-            first,
-            min(size, games - first),
-            keep_records,
-        )
-        for first in range(0, games, size)
-    ]
-    for results in backend.map(chunks):
-        yield from results
+    yield from play_chunks(backend, jobs, address, chunks_for)
 
 
 @dataclass

@@ -22,7 +22,7 @@ from typing import Any
 
 from sengoku.core import SengokuError
 
-from .backends import Backend, open_backend
+from .backends import Backend, play_chunks
 from .runner import Chunk, GameResult, check_run, chunk_size
 from .stats import WinRate
 
@@ -102,26 +102,12 @@ def run_tournament(
     opts = dict(options or {})
     pairings(agents, players)
     check_run(game, players, agents, opts)
-    if not isinstance(backend, str):
-        yield from _play(backend, game, agents, players, games, seed, opts, keep_records)
-        return
-    with open_backend(backend, jobs, address) as opened:
-        yield from _play(opened, game, agents, players, games, seed, opts, keep_records)
-
-
-def _play(
-    backend: Backend,
-    game: str,
-    agents: Sequence[str],
-    players: int,
-    games: int,
-    seed: int,
-    options: dict[str, Any],
-    keep_records: bool,
-) -> Iterator[GameResult]:
-    chunks = schedule(game, agents, players, games, seed, options, keep_records, backend.workers)
-    for results in backend.map(chunks):
-        yield from results
+    yield from play_chunks(
+        backend,
+        jobs,
+        address,
+        lambda workers: schedule(game, agents, players, games, seed, opts, keep_records, workers),
+    )
 
 
 def _import_openskill() -> Any:
