@@ -155,10 +155,26 @@ class _Table:
 
 
 class _Shared:
-    """The parts of both environments that are the same."""
+    """The parts of both environments that are the same, their making included."""
 
-    _table: _Table
-    render_mode: str | None
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+        skip_forced: bool = True,
+        illegal_action: IllegalAction = "raise",
+        action_mask: MaskPlace = "info",
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.render_mode = render_mode
+        self._table = _Table(game, players, options, skip_forced, illegal_action, action_mask)
+        self.metadata = {"name": f"sengoku_{self._table.game}_v0", "render_modes": ["ansi"]}
+        self.possible_agents = list(self._table.agents)
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self._table.observation_spaces[agent]
@@ -181,31 +197,8 @@ class _Shared:
         """Nothing to free: the match lives in memory."""
 
 
-def _render_mode(render_mode: str | None) -> str | None:
-    if render_mode not in (None, "ansi"):
-        raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-    return render_mode
-
-
 class SengokuAECEnv(_Shared, AECEnv[str, Any, int | None]):  # type: ignore[misc]
     """A Sengoku game as a PettingZoo AEC environment; see the module docs."""
-
-    def __init__(
-        self,
-        game: str,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None,
-        skip_forced: bool = True,
-        illegal_action: IllegalAction = "raise",
-        action_mask: MaskPlace = "info",
-    ) -> None:
-        super().__init__()
-        self.render_mode = _render_mode(render_mode)
-        self._table = _Table(game, players, options, skip_forced, illegal_action, action_mask)
-        self.metadata = {"name": f"sengoku_{self._table.game}_v0", "render_modes": ["ansi"]}
-        self.possible_agents = list(self._table.agents)
-        self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._table.new_play(seed)
@@ -259,24 +252,9 @@ class SengokuParallelEnv(_Shared, ParallelEnv[str, Any, int | None]):  # type: i
     used and may be left out.
     """
 
-    def __init__(
-        self,
-        game: str,
-        players: int | None = None,
-        options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None,
-        skip_forced: bool = True,
-        illegal_action: IllegalAction = "raise",
-        action_mask: MaskPlace = "info",
-    ) -> None:
-        self.render_mode = _render_mode(render_mode)
-        self._table = _Table(game, players, options, skip_forced, illegal_action, action_mask)
-        self.metadata = {"name": f"sengoku_{self._table.game}_v0", "render_modes": ["ansi"]}
-        self.possible_agents = list(self._table.agents)
-        self.agents: list[str] = []
-        self._round: list[int] = []  # the seats of a simultaneous choice under way
-        self._steps_left = 0
-        self._chosen: dict[int, Any] = {}  # their spelled actions, carried out at its end
+    _round: list[int]  # the seats of a simultaneous choice under way
+    _steps_left: int
+    _chosen: dict[int, Any]  # their spelled actions, carried out at its end
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
