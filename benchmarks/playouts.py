@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 import sengoku  # noqa: E402
-from sengoku.core import Match, Rng, get_game, register  # noqa: E402
+from sengoku.core import Match, Rng, get_game, options_from_pairs, register  # noqa: E402
 from sengoku.sim import play_randomly  # noqa: E402
 
 
@@ -111,13 +111,7 @@ def main() -> None:
         sys.path.insert(0, str(ROOT))
         register("auction", "tests.toygame:Auction")
     names = args.game or sengoku.available_games()
-    options: dict[str, Any] = {}
-    for pair in args.option:
-        key, _, text = pair.partition("=")
-        try:
-            options[key] = json.loads(text)
-        except json.JSONDecodeError:
-            options[key] = text
+    options = options_from_pairs(args.option)
     calib = calibration(min(args.seconds, 2.0))
     rows = []
     for name in names:

@@ -38,6 +38,7 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 from playouts import calibration  # noqa: E402
 
+from sengoku.core import options_from_pairs  # noqa: E402
 from sengoku.sim import run_games  # noqa: E402
 from sengoku.sim.backends import import_ray  # noqa: E402
 
@@ -82,13 +83,7 @@ def main() -> None:
     parser.add_argument("-o", "--option", action="append", default=[], help="NAME=VALUE")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()
-    options: dict[str, Any] = {}
-    for pair in args.option:
-        key, _, text = pair.partition("=")
-        try:
-            options[key] = json.loads(text)
-        except json.JSONDecodeError:
-            options[key] = text
+    options = options_from_pairs(args.option)
     agents = [args.agents] * args.players
 
     calib = calibration(2.0)

@@ -26,6 +26,7 @@ from sengoku.core import (
     SengokuError,
     describe_options,
     get_game,
+    options_from_pairs,
 )
 from sengoku.sim import run_games
 from sengoku.sim.backends import BackendName
@@ -80,16 +81,10 @@ def _fail(message: str) -> typer.Exit:
 
 
 def _options(pairs: list[str] | None) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs or []:
-        name, sep, text = pair.partition("=")
-        if not sep or not name.strip():
-            raise _fail(f"an option is NAME=VALUE, not {pair!r}")
-        try:
-            options[name.strip()] = json.loads(text)
-        except json.JSONDecodeError:
-            options[name.strip()] = text
-    return options
+    try:
+        return options_from_pairs(pairs or [])
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
 
 
 BackendOption = Annotated[

@@ -20,7 +20,14 @@ from .game import (
     without_sources,
 )
 from .match import VIEW_KEYS, Match, determinize, new_match
-from .options import GameOptions, OptionInfo, describe_options, options_to_json, parse_options
+from .options import (
+    GameOptions,
+    OptionInfo,
+    describe_options,
+    options_from_pairs,
+    options_to_json,
+    parse_options,
+)
 from .outcome import Outcome
 from .registry import available_games, get_game, register, registry_targets, unregister
 from .rng import Rng, fresh_seed
@@ -53,6 +60,7 @@ __all__ = [
     "get_game",
     "new_match",
     "normalize_notation",
+    "options_from_pairs",
     "options_to_json",
     "parse_options",
     "private",

@@ -28,8 +28,9 @@ Traceback (most recent call last):
 sengoku.core.errors.OptionError: option 'years': Expected `int` >= 1
 """
 
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -78,6 +79,28 @@ def _explain(cls: type[GameOptions], message: str) -> str:
     if at:
         return f"option {at['name']!r}{at['rest']}: {at['msg']}"
     return f"bad options: {message}"
+
+
+def options_from_pairs(pairs: Iterable[str]) -> dict[str, Any]:
+    """Options written as ``NAME=VALUE`` (the command line's ``-o``): each value read as JSON
+    where it is JSON (``3``, ``true``, ``"sun"``), else kept as text.
+
+    >>> options_from_pairs(["years=2", "board=moon", "open_hands=true"])
+    {'years': 2, 'board': 'moon', 'open_hands': True}
+    >>> options_from_pairs(["years"])
+    Traceback (most recent call last):
+    sengoku.core.errors.OptionError: an option is NAME=VALUE, not 'years'
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"an option is NAME=VALUE, not {pair!r}")
+        try:
+            options[name.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            options[name.strip()] = text
+    return options
 
 
 def options_to_json(options: GameOptions) -> dict[str, Any]:
