@@ -19,24 +19,35 @@ export function lobbyPage(root) {
   const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "" };
   let created = null;
   let filter = "running";
+  let drawing = 0; // the latest redraw; an older one that finishes later is dropped
+  const opened = new Set(); // the folded sections the reader opened, kept across redraws
+  const folded = (name, summary, ...body) => h("details", { class: "options", "data-fold": name }, h("summary", {}, summary), ...body);
 
   const scopes = () => ["ui", ...games.map(g => g.name)];
 
   async function render() {
+    const mine = ++drawing;
     if (!games.length) {
       games = await api("/api/games");
       await useLanguage(language(), scopes());
     }
     document.title = `Sengoku — ${t("ui.lobby.title")}`;
     document.getElementById("where").textContent = t("ui.lobby.title");
+    const newMatch = await newMatchCard();
+    const matches = await matchesCard();
+    if (mine !== drawing) return; // a later redraw (after another change) is on its way
     const focused = document.activeElement?.id; // keep the keyboard's place across a redraw
+    for (const fold of root.querySelectorAll("details[data-fold]")) {
+      if (fold.open) opened.add(fold.dataset.fold); else opened.delete(fold.dataset.fold);
+    }
     root.replaceChildren(
       h("div", { class: "lobby" },
         h("section", { class: "card intro" },
           h("h1", {}, t("ui.lobby.welcome")), h("p", {}, t("ui.lobby.intro"))),
-        await newMatchCard(),
+        newMatch,
         created ? createdCard() : null,
-        await matchesCard()));
+        matches));
+    for (const fold of root.querySelectorAll("details[data-fold]")) fold.open = opened.has(fold.dataset.fold);
     if (focused) document.getElementById(focused)?.focus();
   }
 
@@ -114,8 +125,8 @@ export function lobbyPage(root) {
         h("label", {}, t("ui.lobby.players"), " ", playersSelect)),
       h("fieldset", { class: "seats" }, h("legend", {}, t("ui.lobby.seats")), ...seatRows),
       main.length ? h("fieldset", { class: "options" }, h("legend", {}, t("ui.lobby.options")), ...main.map(optionInput)) : null,
-      rest.length ? h("details", { class: "options" }, h("summary", {}, t("ui.lobby.rule_options")), ...rest.map(optionInput)) : null,
-      h("details", { class: "options" }, h("summary", {}, t("ui.lobby.more")),
+      rest.length ? folded("rules", t("ui.lobby.rule_options"), ...rest.map(optionInput)) : null,
+      folded("more", t("ui.lobby.more"),
         h("div", { class: "option" }, h("label", { for: "new-seed" }, t("ui.lobby.seed")),
           h("input", { id: "new-seed", type: "number", min: 0, value: form.seed, oninput: e => { form.seed = e.target.value; } }), h("small", {}, t("ui.lobby.seed_help"))),
         h("div", { class: "option" }, h("label", { for: "new-clock" }, t("ui.lobby.clock")),
