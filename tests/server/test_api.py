@@ -15,9 +15,14 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 import sengoku
-from sengoku.core import Match
+from sengoku.core import Match, message_to_json
 
 from .harness import Client, Server, play_to_end
+
+
+def wire_log(match: Match, seat: int | None, since: int = 0) -> list[Any]:
+    """The log lines ``seat`` may read as the server sends them (messages as JSON)."""
+    return [message_to_json(e) for e in match.log_entries(seat, since)]
 
 
 def _record(server: Server, match_id: str) -> dict[str, Any]:
@@ -133,14 +138,14 @@ def test_each_seat_gets_exactly_its_own_view_on_the_wire(server: Server) -> None
     local = sengoku.new_match("shitenno", 3, seed=11)
     record = _record(server, made["id"])
     for client, seat in ((clients[1], 1), (watcher, None)):
-        lines: list[str] = []
+        lines: list[Any] = []
         updates = {m["number"]: m for m in _updates(client)}
         replay = sengoku.new_match("shitenno", 3, seed=11)
         for number in range(len(record["actions"]) + 1):
             if number in updates:
                 assert updates[number]["view"] == replay.view(seat)
                 lines += updates[number]["log"]
-                assert lines == replay.log(seat)
+                assert lines == wire_log(replay, seat)
                 assert updates[number]["legal"] == [] or seat is not None
             if number < len(record["actions"]):
                 replay.act(*record["actions"][number])
@@ -489,7 +494,7 @@ def test_running_record_withholds_secrets(server: Server) -> None:
     assert public["finished"] is False and public["seat"] is None
     assert "seed" not in public and "record" not in public
     local = sengoku.new_match("shitenno", 3, seed=12)
-    assert public["view"] == local.view(None) and public["log"] == local.log(None)
+    assert public["view"] == local.view(None) and public["log"] == wire_log(local, None)
     token = made["seats"][2]["token"]
     own = server.get(
         f"/api/matches/{made['id']}/record", headers={"Authorization": f"Bearer {token}"}
@@ -565,7 +570,7 @@ def test_a_finished_match_is_replayed_step_by_step(server: Server) -> None:
         body = server.get(f"/api/matches/{made['id']}/replay/{step}?log_since=2").json()
         assert body["number"] == step and body["total"] == total
         assert body["view"] == json.loads(json.dumps(match.view(None)))
-        assert body["log"] == match.log(None, since=2)
+        assert body["log"] == wire_log(match, None, since=2)
         assert body["log_length"] == match.log_length
         assert body["action"] == (
             None
@@ -573,6 +578,7 @@ def test_a_finished_match_is_replayed_step_by_step(server: Server) -> None:
             else {
                 "seat": record["actions"][step - 1][0],
                 "notation": record["actions"][step - 1][1],
+                "message": message_to_json(match.game.action_message(match.history[-1][1])),
             }
         )
     assert body["outcome"] == record["outcome"]

@@ -20,6 +20,7 @@ from .game import (
     without_sources,
 )
 from .match import VIEW_KEYS, Match, determinize, new_match
+from .messages import Items, Message, Term, message_to_json, msg, render
 from .options import (
     GameOptions,
     OptionInfo,
@@ -41,8 +42,10 @@ __all__ = [
     "Game",
     "GameOptions",
     "IllegalActionError",
+    "Items",
     "LogEntry",
     "Match",
+    "Message",
     "OptionError",
     "OptionInfo",
     "Outcome",
@@ -50,6 +53,7 @@ __all__ = [
     "Rng",
     "SengokuError",
     "SetupError",
+    "Term",
     "TokenTree",
     "UnknownGameError",
     "action_to_json",
@@ -58,6 +62,8 @@ __all__ = [
     "determinize",
     "fresh_seed",
     "get_game",
+    "message_to_json",
+    "msg",
     "new_match",
     "normalize_notation",
     "options_from_pairs",
@@ -67,6 +73,7 @@ __all__ = [
     "public",
     "register",
     "registry_targets",
+    "render",
     "unregister",
     "without_sources",
 ]

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import msgspec
 
 from .errors import IllegalActionError
+from .messages import Message
 from .options import GameOptions
 from .outcome import Outcome
 from .rng import Rng
@@ -78,11 +79,13 @@ def without_sources(value: Any) -> Any:
 class LogEntry(NamedTuple):
     """One line of a match's log.
 
-    ``seats`` is ``None`` for a line everyone may read, or the seats that may read it
+    ``message`` is a :class:`~sengoku.core.messages.Message` (a catalog key and its
+    arguments, rendered in the reader's language) or, for a game without a catalog, plain
+    text. ``seats`` is ``None`` for a line everyone may read, or the seats that may read it
     (for example only the seat that drew a secret card).
     """
 
-    text: str
+    message: Message | str
     seats: frozenset[int] | None = None
 
     def visible_to(self, seat: int | None) -> bool:
@@ -90,14 +93,14 @@ class LogEntry(NamedTuple):
         return self.seats is None or (seat is not None and seat in self.seats)
 
 
-def public(text: str) -> LogEntry:
+def public(message: Message | str) -> LogEntry:
     """A log line everyone may read."""
-    return LogEntry(text)
+    return LogEntry(message)
 
 
-def private(text: str, *seats: int) -> LogEntry:
+def private(message: Message | str, *seats: int) -> LogEntry:
     """A log line only ``seats`` may read."""
-    return LogEntry(text, frozenset(seats))
+    return LogEntry(message, frozenset(seats))
 
 
 class Game(ABC, Generic[S, A]):
@@ -113,6 +116,9 @@ class Game(ABC, Generic[S, A]):
         options_type: the :class:`GameOptions` subclass that declares the game's options.
         option_sets: the option sets the conformance suite plays besides the defaults;
             name every set of options that changes how the game runs.
+        catalog: the English templates and terms of the game's messages (its log lines
+            and action descriptions, see :mod:`sengoku.core.messages`), by key; the
+            translations are catalogs with the same keys.
     """
 
     name: ClassVar[str]
@@ -120,6 +126,7 @@ class Game(ABC, Generic[S, A]):
     player_counts: ClassVar[tuple[int, ...]]
     options_type: ClassVar[type[GameOptions]] = GameOptions
     option_sets: ClassVar[tuple[dict[str, Any], ...]] = ()
+    catalog: ClassVar[Mapping[str, str]] = {}
 
     # -- creating and copying states -------------------------------------------------
 
@@ -251,6 +258,11 @@ class Game(ABC, Generic[S, A]):
     def seat_name(self, seat: int) -> str:
         """The name of a seat in logs and menus (games use their player colours)."""
         return f"seat {seat}"
+
+    def action_message(self, action: A) -> Message | str:
+        """How a person reads ``action`` in a replay or a history: a message rendered from
+        the catalog (:mod:`sengoku.core.messages`). Default: its notation."""
+        return str(action)
 
     def parse_action(self, state: S, seat: int, text: str) -> A:
         """Read the notation of one of ``seat``'s legal actions.

@@ -7,6 +7,7 @@ from typing import Any
 
 from .errors import IllegalActionError, RecordError, SetupError
 from .game import Game, LogEntry
+from .messages import Message, render
 from .options import GameOptions, options_to_json, parse_options
 from .outcome import Outcome
 from .registry import get_game
@@ -236,8 +237,17 @@ class Match:
         return view
 
     def log(self, seat: int | None = None, since: int = 0) -> list[str]:
-        """The log lines ``seat`` may read (``None``: public lines), from global index ``since``."""
-        return [e.text for e in self._log[since:] if e.visible_to(seat)]
+        """The log lines ``seat`` may read (``None``: public lines), from global index ``since``,
+        in English (the game's catalog)."""
+        catalog = self.game.catalog
+        return [
+            m if isinstance(m, str) else render(m, catalog) for m in self.log_entries(seat, since)
+        ]
+
+    def log_entries(self, seat: int | None = None, since: int = 0) -> list[Message | str]:
+        """Like :meth:`log`, the lines as messages (:mod:`sengoku.core.messages`), to be
+        rendered in the reader's language."""
+        return [e.message for e in self._log[since:] if e.visible_to(seat)]
 
     @property
     def state(self) -> Any:

@@ -36,6 +36,7 @@ from sengoku.core import (
     available_games,
     describe_options,
     get_game,
+    message_to_json,
 )
 
 from .bots import BOT_LEVELS, make_pool
@@ -433,7 +434,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             "options": live.stored.options,
             "seat": seat,
             "actions": live.number,
-            "log": live.match.log(seat),
+            "log": [message_to_json(e) for e in live.match.log_entries(seat)],
             "view": live.match.view(seat),
         }
 
@@ -455,9 +456,15 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return {
             "number": number,
             "total": len(history),
-            "action": None if last is None else {"seat": last[0], "notation": str(last[1])},
+            "action": None
+            if last is None
+            else {
+                "seat": last[0],
+                "notation": str(last[1]),
+                "message": message_to_json(live.match.game.action_message(last[1])),
+            },
             "view": match.view(None),
-            "log": match.log(None, since=log_since),
+            "log": [message_to_json(e) for e in match.log_entries(None, since=log_since)],
             "log_length": match.log_length,
             "outcome": outcome.to_json() if (outcome := match.outcome()) else None,
         }

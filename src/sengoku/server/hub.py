@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
-from sengoku.core import IllegalActionError, Match, action_to_json
+from sengoku.core import IllegalActionError, Match, action_to_json, message_to_json
 from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
 from .bots import bot_seed, decide
@@ -164,7 +164,7 @@ class LiveMatch:
             "seat": seat,
             "number": self.number,
             "view": m.view(seat),
-            "log": m.log(seat, since=conn.log_pos),
+            "log": [message_to_json(e) for e in m.log_entries(seat, since=conn.log_pos)],
             "log_length": m.log_length,
             "legal": [action_to_json(a) for a in legal],
             "seats": [s.public() for s in self.seats],

@@ -56,3 +56,31 @@ export function entries(prefix) {
   const local = catalogs[`${scope}.${current}`] || {};
   return Object.keys(english).filter(k => k.startsWith(prefix)).map(k => [k, english[k], local[k] ?? english[k]]);
 }
+
+/**
+ * A message from the engine (docs/protocol.md, "Messages") in the current language: a log
+ * line or an action's description. The same steps as the engine's own English
+ * (sengoku.core.messages.render): the key's template, each {name} replaced by its argument
+ * (a number, plain text, a term {t}, items {items, sep}, or a nested message).
+ */
+export function say(value) {
+  if (value === null || value === undefined) return "";
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return value.map(say).join(t("ui.sep.comma"));
+  if ("t" in value) return t(value.t);
+  if ("items" in value) return value.items.map(say).join(t(value.sep || "ui.sep.comma"));
+  const args = {};
+  for (const [name, arg] of Object.entries(value.args || {})) args[name] = say(arg);
+  return t(value.key, args);
+}
+
+/** The seats the terms of a message name (to filter a log by seat). */
+export function seatsNamed(value, found = new Set()) {
+  if (value && typeof value === "object") {
+    if (Array.isArray(value)) value.forEach(v => seatsNamed(v, found));
+    else if ("t" in value) { if (Number.isInteger(value.seat)) found.add(value.seat); }
+    else if ("items" in value) value.items.forEach(v => seatsNamed(v, found));
+    else Object.values(value.args || {}).forEach(v => seatsNamed(v, found));
+  }
+  return found;
+}

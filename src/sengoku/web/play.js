@@ -2,7 +2,7 @@
 // a finished match step by step. The game's renderer (./games/<game>.js) draws the board and
 // the choices; this shell keeps the connection, the status line, the log and the final scores.
 import { api, h, hostStore, seatStore } from "./dom.js";
-import { language, t, tOr, useLanguage } from "./i18n.js";
+import { language, say, seatsNamed, t, tOr, useLanguage } from "./i18n.js";
 import { BOT_LEVELS, gameModule } from "./lobby.js";
 
 export function matchPage(root, matchId, replay) {
@@ -73,8 +73,8 @@ export function matchPage(root, matchId, replay) {
       ctx = {
         t, data, game: info.game, players: info.players, seat: mySeat, replay, root: {},
         act, seatName, language,
-        log: () => logLines.map(([text]) => text),
-        translateLog: text => (renderer?.translateLog ? renderer.translateLog(text) : text),
+        log: () => logLines.map(([entry]) => entry), // messages (docs/protocol.md), or plain text
+        say: lineText,
       };
       renderer = module.createRenderer(ctx);
     }
@@ -89,13 +89,25 @@ export function matchPage(root, matchId, replay) {
     return named || module.seatColours(info.players)[seat].key;
   }
 
+  /** A log line in the reader's language: a message from the catalogs (say), or the plain
+   *  text of a game that has no catalog (translated by the renderer's translateLog, if any). */
+  function lineText(entry) {
+    if (typeof entry !== "string") return say(entry);
+    return renderer?.translateLog ? renderer.translateLog(entry) : entry;
+  }
+
+  /** Whether a log line concerns a seat: its message names the seat, or its text the seat's name. */
+  function concerns(entry, seat) {
+    return typeof entry === "string" ? entry.includes(logName(seat)) : seatsNamed(entry).has(seat);
+  }
+
   function drawLog() {
     const needle = logFilter.text.toLowerCase();
-    const who = logFilter.who === "" ? null : logName(Number(logFilter.who));
-    const shown = logLines.filter(([text]) => (!needle || text.toLowerCase().includes(needle) || ctx.translateLog(text).toLowerCase().includes(needle))
-      && (!who || text.includes(who)));
+    const who = logFilter.who === "" ? null : Number(logFilter.who);
+    const shown = logLines.filter(([entry]) => (!needle || lineText(entry).toLowerCase().includes(needle))
+      && (who === null || concerns(entry, who)));
     const atBottom = ui.log.scrollHeight - ui.log.scrollTop - ui.log.clientHeight < 30;
-    ui.log.replaceChildren(...shown.slice(-400).map(([text, fresh]) => h("li", { class: fresh ? "fresh" : null, title: text }, ctx.translateLog(text))));
+    ui.log.replaceChildren(...shown.slice(-400).map(([entry, fresh]) => h("li", { class: fresh ? "fresh" : null }, lineText(entry))));
     if (atBottom) ui.log.scrollTop = ui.log.scrollHeight;
   }
 
@@ -272,7 +284,9 @@ export function matchPage(root, matchId, replay) {
     ui.slider.value = step;
     ui.count.textContent = t("ui.replay.count", { n: step, total });
     const notation = last?.action?.notation;
-    ui.lastAction.textContent = notation ? `${seatName(last.action.seat)}: ${renderer.translateAction ? renderer.translateAction(notation) : notation}` : "";
+    const described = last?.action && (typeof last.action.message === "string" && renderer.translateAction
+      ? renderer.translateAction(last.action.message) : say(last.action.message ?? notation));
+    ui.lastAction.textContent = notation ? `${seatName(last.action.seat)}: ${described}` : "";
     ui.lastAction.title = notation || "";
     const key = playing ? "ui.replay.pause" : "ui.replay.play";
     ui.playButton.textContent = playing ? "❚❚" : "▶";

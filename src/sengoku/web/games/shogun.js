@@ -354,7 +354,7 @@ export function createRenderer(ctx) {
 
   /** The last winter's report (rice, hunger revolts, scoring), from the log. */
   function winterCard() {
-    const log = ctx.log();
+    const log = ctx.log().map(line => (typeof line === "string" ? line : "")); // plain lines only until its log is messages
     const start = log.findLastIndex(line => line.startsWith("winter of year"));
     if (start < 0) return null;
     const end = log.findIndex((line, i) => i > start && line.startsWith("year ") && line.includes(" begins"));
@@ -362,7 +362,7 @@ export function createRenderer(ctx) {
     const year = lines[0].match(/\d+/)?.[0] ?? "";
     return h("details", { class: "winter", open: opened(`winter-${year}`, current.view.season === "spring" && current.view.phase === "plan"), ontoggle: remember(`winter-${year}`) },
       h("summary", {}, t("shogun.winter.title", { year })),
-      h("ul", {}, ...lines.map(line => h("li", {}, ctx.translateLog(line)))));
+      h("ul", {}, ...lines.map(line => h("li", {}, ctx.say(line)))));
   }
 
   /** Whether a <details> is open: as the reader left it, else as the phase suggests. */
