@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,6 +40,7 @@ from sengoku.core import (
 )
 
 from .bots import BOT_LEVELS, make_pool
+from .chat import ChatError, rematch_token
 from .hub import (
     CLOSE_REFUSED,
     CLOSE_UNKNOWN,
@@ -49,7 +50,7 @@ from .hub import (
     SeatError,
     StaleActionError,
 )
-from .store import NOTIFY_CHANNEL, Seat, Store, digest
+from .store import CHAT_CHANNEL, NOTIFY_CHANNEL, Seat, Store, digest
 
 __all__ = ["ServerSettings", "create_app", "default_database_url"]
 
@@ -130,6 +131,7 @@ class NewMatch(BaseModel):
         le=7 * 24 * 3600,
         description="seconds a person has per decision before a bot plays it",
     )
+    spectator_chat: bool = Field(default=False, description="whether spectators may chat too")
 
 
 class SeatChange(BaseModel):
@@ -358,6 +360,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 seats,
                 body.turn_clock,
                 digest(host),
+                spectator_chat=body.spectator_chat,
             )
         except UnknownGameError as exc:
             raise ApiError(404, "unknown_game", str(exc)) from None
@@ -498,6 +501,47 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             **({"token": new, "join_url": f"{base}#token={new}"} if new else {}),
         }
 
+    # -- rematch -------------------------------------------------------------------------------
+
+    @app.post("/api/matches/{match_id}/rematch", tags=["matches"])
+    async def make_rematch(
+        match_id: str,
+        request: Request,
+        response: Response,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        """A finished match's rematch, made on the first request (``201``) and the same one
+        after (``200``), with the key of a seat of it or of the host: it answers each seat
+        with that seat's own new link, and the host with the new host key."""
+        live = await _live(hub(), match_id)
+        token = _bearer(authorization)
+        seat = _rematch_role(live, token)
+        if live.match.outcome() is None:
+            raise ApiError(409, "not_finished", "a rematch is made once the match is over")
+        if live.stored.rematch is None:
+            client = request.client.host if request.client else "?"
+            if not creations.take(client):
+                raise ApiError(
+                    429, "rate_limited", "too many new matches from this address; wait a minute"
+                )
+        new, made = await hub().rematch(live)
+        response.status_code = 201 if made else 200
+        return await _rematch_answer(hub(), new, token, seat, str(request.base_url))
+
+    @app.get("/api/matches/{match_id}/rematch", tags=["matches"])
+    async def find_rematch(
+        match_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Where a match's rematch is: with a seat's key of this match, that seat's own new
+        link; with the host key, the new host key; without a key, the spectators' link."""
+        live = await _live(hub(), match_id)
+        token = _bearer(authorization)
+        seat = _rematch_role(live, token) if token else None
+        if live.stored.rematch is None:
+            raise ApiError(404, "no_rematch", "this match has no rematch (yet)")
+        new = await _live(hub(), live.stored.rematch)
+        return await _rematch_answer(hub(), new, token, seat, str(request.base_url))
+
     # -- WebSocket -----------------------------------------------------------------------------
 
     @app.websocket("/ws/matches/{match_id}")
@@ -636,6 +680,44 @@ def _seat_of(live: LiveMatch, token: str) -> int | None:
     return None
 
 
+def _rematch_role(live: LiveMatch, token: str) -> int | None:
+    """The seat whose key ``token`` is, ``None`` for the host's key; else ``bad_token``."""
+    if token and secrets.compare_digest(digest(token), live.stored.host_digest):
+        return None
+    seat = _seat_of(live, token) if token else None
+    if seat is None:
+        raise ApiError(
+            403, "bad_token", "that key opens no seat of this match, nor is it the host key"
+        )
+    return seat
+
+
+async def _rematch_answer(
+    hub: Hub, new: LiveMatch, token: str, seat: int | None, base_url: str
+) -> dict[str, Any]:
+    """The rematch as one seat (or the host, or a spectator without ``token``) may see it:
+    only that seat's own new key. Claims the key for the seat on the way."""
+    base = f"{base_url.rstrip('/')}/play/{new.id}"
+    answer: dict[str, Any] = {
+        "match": new.id,
+        "seat": seat,
+        "spectate_url": base,
+        "websocket": f"/ws/matches/{new.id}",
+    }
+    if not token:
+        return answer
+    key = rematch_token(token, new.id, seat)
+    if not await hub.claim(new, seat, digest(key)):
+        raise ApiError(
+            409, "seat_taken", "the host has given this seat of the rematch to someone else"
+        )
+    if seat is None:
+        answer["host_token"] = key
+    else:
+        answer.update(token=key, join_url=f"{base}#token={key}")
+    return answer
+
+
 def _parse(text: str, limit: int) -> dict[str, Any] | tuple[str, str]:
     """A client's JSON object, or the error code and reason why it is not one."""
     if len(text.encode()) > limit:
@@ -697,6 +779,12 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
         return
     if kind == "ping":
         conn.push({"type": "pong", "ref": ref})
+        return
+    if kind == "chat":
+        try:
+            await hub.chat(live, conn, message.get("text"), ref)
+        except ChatError as exc:
+            conn.push(_ws_error(exc.code, str(exc), ref))
         return
     if kind != "act":
         conn.push(_ws_error("bad_message", f"unknown message type {str(kind)[:40]!r}", ref))
@@ -766,9 +854,13 @@ async def _listen(store: Store, hub: Hub) -> None:
         try:
             async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                await conn.execute(f"LISTEN {CHAT_CHANNEL}")
                 for match_id in list(hub.live):  # whatever was missed while not listening
                     notified(match_id)
                 async for note in conn.notifies():
+                    if note.channel == CHAT_CHANNEL:
+                        _chat_noted(hub, store, note.payload)
+                        continue
                     match_id, _, origin = note.payload.partition(" ")
                     if origin != store.origin:  # our own commits need no catching up
                         notified(match_id)
@@ -779,3 +871,13 @@ async def _listen(store: Store, hub: Hub) -> None:
         except Exception:
             log.exception("lost the PostgreSQL notification connection; reconnecting")
             await asyncio.sleep(1)
+
+
+def _chat_noted(hub: Hub, store: Store, payload: str) -> None:
+    """A chat message another process stored: pass it to our clients of its match."""
+    try:
+        note = json.loads(payload)
+        if note["origin"] != store.origin:
+            hub.on_chat_notify(str(note["match"]), dict(note["chat"]))
+    except (ValueError, KeyError, TypeError):
+        log.exception("a chat notification could not be read")

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ from sengoku.core import IllegalActionError, Match, action_to_json, message_to_j
 from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
 from .bots import bot_seed, decide
+from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, ChatLimit, chat_message, check_text
+from .models import utcnow
 from .store import Seat, Store, StoredMatch, digest
 
 __all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError"]
@@ -68,6 +71,7 @@ class Connection:
     revoked: bool = False  # the seat was given a new token: this connection may not act
     lagging: bool = False  # its outbox overflowed: the client does not read; it is closed
     shutting: asyncio.Task[None] | None = None
+    chat_limit: ChatLimit = field(default_factory=ChatLimit)  # its chat messages' rate
 
     def start(self) -> None:
         """Start the task that writes queued messages in order."""
@@ -128,6 +132,9 @@ class LiveMatch:
     # For ``expect``: each seat's legal actions as last broadcast, and since which action.
     legal_seen: dict[int, list[Any]] = field(default_factory=dict)
     legal_since: dict[int, int] = field(default_factory=dict)
+    # The latest chat messages (for the welcome); chat has a lock of its own, not ``lock``.
+    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_RECENT))
+    chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
     def id(self) -> str:
@@ -207,7 +214,8 @@ class Hub:
                     return None
                 actions = await run_in_threadpool(self.store.actions, match_id)
                 match = await run_in_threadpool(_replay, stored, actions)
-                live = self._go_live(LiveMatch(stored, match))
+                chat = await run_in_threadpool(self._stored_chat, match_id)
+                live = self._go_live(LiveMatch(stored, match, chat=chat))
         if self.store.is_postgres:  # a notification may have come while it loaded
             async with live.lock:
                 await self._catch_up(live)
@@ -232,6 +240,7 @@ class Hub:
         seats: list[Seat],
         turn_clock: float | None,
         host_digest: str,
+        spectator_chat: bool = False,
     ) -> LiveMatch:
         """Set up and store a new match (bad set-ups raise ``SetupError``/``OptionError``)."""
         match = Match.new(game, players, seed, options)
@@ -248,6 +257,7 @@ class Hub:
             host_digest,
             seats,
             turn_clock,
+            spectator_chat,
         )
         stored = await run_in_threadpool(self.store.get, match_id)
         assert stored is not None
@@ -354,9 +364,12 @@ class Hub:
             return
         async with live.lock:
             stored = await run_in_threadpool(self._refresh, live.id)
+            rematch = stored.rematch != live.stored.rematch
             if stored.seats != live.stored.seats:
                 self._seats_changed(live, stored)
             live.stored = stored
+            if rematch:
+                self._tell_rematch(live)
             await self._catch_up(live)
 
     def _seats_changed(self, live: LiveMatch, stored: StoredMatch) -> None:
@@ -385,7 +398,11 @@ class Hub:
         conn.log_pos = max(0, min(log_since, live.match.log_length))
         conn.start()
         live.connections.add(conn)
-        conn.push(live.message(conn, "welcome"))
+        welcome = live.message(conn, "welcome")
+        welcome["chat"] = list(live.chat)
+        conn.push(welcome)
+        if live.stored.rematch is not None:
+            conn.push({"type": "rematch", "match": live.stored.rematch})
         self._presence(live)
 
     async def disconnect(self, live: LiveMatch, conn: Connection) -> None:
@@ -406,6 +423,108 @@ class Hub:
 
     def _presence(self, live: LiveMatch) -> None:
         message = {"type": "presence", "match": live.id, "presence": live.presence()}
+        for conn in list(live.connections):
+            if not conn.push(message):
+                live.connections.discard(conn)
+
+    # -- chat and rematch --------------------------------------------------------------------
+
+    async def chat(self, live: LiveMatch, conn: Connection, text: Any, ref: Any = None) -> None:
+        """Store a chat message from ``conn`` and send it to every client of the match (the
+        sender's copy carries its ``ref``). Raises :class:`ChatError`, sending nothing.
+
+        Chat does not take the match's lock: a message never waits for a move."""
+        seat = conn.seat
+        if seat is None and not live.stored.spectator_chat:
+            raise ChatError("chat_forbidden", "in this match only the players may write")
+        body = check_text(text)
+        conn.chat_limit.check()
+        conn.chat_limit.spend()
+        if seat is None:
+            name = SPECTATOR_NAME
+        else:
+            name = live.seats[seat].name or live.match.game.seat_name(seat)
+        at = utcnow()
+        message = chat_message(seat, name, body, at)
+        async with live.chat_lock:  # stored in the order it is sent
+            await run_in_threadpool(self.store.add_chat, live.id, seat, name, body, at, message)
+            self._tell_chat(live, message, conn, ref)
+
+    def on_chat_notify(self, match_id: str, message: dict[str, Any]) -> None:
+        """Another process stored a chat message: tell our clients of the match."""
+        live = self.live.get(match_id)
+        if live is not None:
+            self._tell_chat(live, message)
+
+    def _tell_chat(
+        self,
+        live: LiveMatch,
+        message: dict[str, Any],
+        sender: Connection | None = None,
+        ref: Any = None,
+    ) -> None:
+        live.chat.append(message)
+        for conn in list(live.connections):
+            mine = conn is sender and ref is not None
+            if not conn.push({**message, "ref": ref} if mine else message):
+                live.connections.discard(conn)
+
+    def _stored_chat(self, match_id: str) -> deque[dict[str, Any]]:
+        recent = self.store.chat(match_id, CHAT_RECENT)
+        return deque((chat_message(*row) for row in recent), maxlen=CHAT_RECENT)
+
+    async def rematch(self, live: LiveMatch) -> tuple[LiveMatch, bool]:
+        """The rematch of a finished match, made now if it has none: the same game, options,
+        seats (kinds, bot levels, names), turn clock and chat setting; a fresh seed. Its
+        seats and host have no keys until they claim them (:meth:`claim`).
+
+        Returns it and whether this call made it. Every client of the old match is told.
+        """
+        if live.stored.rematch is not None:
+            found = await self.get(live.stored.rematch)
+            assert found is not None
+            return found, False
+        stored = live.stored
+        match = Match.new(stored.game, stored.players, None, stored.options)
+        assert match.seed is not None
+        match_id = secrets.token_urlsafe(9)
+        seats = [Seat(s.seat, s.kind, s.bot, s.name, None) for s in stored.seats]
+        made = await run_in_threadpool(
+            self.store.create_rematch,
+            live.id,
+            match_id,
+            stored.players,
+            match.to_record()["options"],
+            match.seed,
+            "",
+            seats,
+        )
+        if made == match_id:
+            new = self._go_live(LiveMatch(await run_in_threadpool(self._refresh, made), match))
+        else:  # another request made it first
+            found = await self.get(made)
+            assert found is not None
+            new = found
+        async with live.lock:
+            told = live.stored.rematch is not None
+            live.stored = await run_in_threadpool(self._refresh, live.id)
+            if not told:
+                self._tell_rematch(live)
+        return new, made == match_id
+
+    async def claim(self, live: LiveMatch, seat: int | None, token_digest: str) -> bool:
+        """Give a rematch's seat (``None``: its host) the key with ``token_digest``, unless
+        the seat already has another (``False``)."""
+        held = live.stored.host_digest if seat is None else live.seats[seat].token_digest
+        if held == token_digest:
+            return True
+        async with live.lock:
+            claimed = await run_in_threadpool(self.store.claim, live.id, seat, token_digest)
+            live.stored = await run_in_threadpool(self._refresh, live.id)
+        return claimed
+
+    def _tell_rematch(self, live: LiveMatch) -> None:
+        message = {"type": "rematch", "match": live.stored.rematch}
         for conn in list(live.connections):
             if not conn.push(message):
                 live.connections.discard(conn)

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -39,6 +49,9 @@ class MatchRow(Base):
     host_digest: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # chat and rematch (migration 0002_chat)
+    spectator_chat: Mapped[bool] = mapped_column(default=False, server_default=false())
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next match
 
 
 class SeatRow(Base):
@@ -65,4 +78,18 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(Text)
     by_bot: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatRow(Base):
+    """One chat message of a match, from a seat or (``seat`` null) a spectator."""
+
+    __tablename__ = "chat"
+    __table_args__ = (Index("ix_chat_match_id", "match_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

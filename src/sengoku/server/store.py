@@ -25,12 +25,22 @@ from sqlalchemy import Engine, create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import ActionRow, MatchRow, SeatRow, utcnow
+from .models import ActionRow, ChatRow, MatchRow, SeatRow, utcnow
 
-__all__ = ["NOTIFY_CHANNEL", "Seat", "Store", "StoredMatch", "digest", "sqlalchemy_url"]
+__all__ = [
+    "CHAT_CHANNEL",
+    "NOTIFY_CHANNEL",
+    "Seat",
+    "Store",
+    "StoredMatch",
+    "digest",
+    "sqlalchemy_url",
+]
 
 #: The PostgreSQL channel on which a process tells the others that a match changed.
 NOTIFY_CHANNEL = "sengoku_match"
+#: The channel on which a process passes a chat message to the others (the message as JSON).
+CHAT_CHANNEL = "sengoku_chat"
 _MIGRATION_LOCK = 0x5E_6040  # a PostgreSQL advisory lock id: one migrating process at a time
 
 
@@ -85,6 +95,8 @@ class StoredMatch:
     created_at: str
     updated_at: str
     seats: tuple[Seat, ...]
+    spectator_chat: bool = False  # the host lets spectators write in the chat
+    rematch: str | None = None  # the id of this match's rematch, once one was made
 
     def public(self) -> dict[str, Any]:
         """What anyone may see of the match (no tokens, no seed)."""
@@ -100,6 +112,8 @@ class StoredMatch:
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "seats": [s.public() for s in self.seats],
+            "spectator_chat": self.spectator_chat,
+            "rematch": self.rematch,
         }
 
 
@@ -164,38 +178,22 @@ class Store:
         host_digest: str,
         seats: Sequence[Seat],
         turn_clock: float | None,
+        spectator_chat: bool = False,
     ) -> None:
         """Store a new match with its seats."""
-        now = utcnow()
         with self._write, self._sessions.begin() as session:
-            session.add(
-                MatchRow(
-                    id=match_id,
-                    game=game,
-                    players=players,
-                    options=json.dumps(options),
-                    seed=seed,
-                    status="running",
-                    length=0,
-                    outcome=None,
-                    turn_clock=turn_clock,
-                    host_digest=host_digest,
-                    created_at=now,
-                    updated_at=now,
-                )
+            _add_match(
+                session,
+                match_id,
+                game,
+                players,
+                options,
+                seed,
+                host_digest,
+                seats,
+                turn_clock,
+                spectator_chat,
             )
-            session.flush()
-            for s in seats:
-                session.add(
-                    SeatRow(
-                        match_id=match_id,
-                        seat=s.seat,
-                        kind=s.kind,
-                        bot=s.bot,
-                        token_digest=s.token_digest,
-                        name=s.name,
-                    )
-                )
 
     def get(self, match_id: str) -> StoredMatch | None:
         """The match with that id, or ``None``."""
@@ -290,6 +288,107 @@ class Store:
         with self._sessions() as session:
             return int(session.scalar(select(func.count()).select_from(MatchRow)) or 0)
 
+    # -- chat and rematch ----------------------------------------------------------------------
+
+    def add_chat(
+        self,
+        match_id: str,
+        seat: int | None,
+        name: str,
+        body: str,
+        at: Any,
+        payload: dict[str, Any],
+    ) -> None:
+        """Store a chat message; with PostgreSQL, ``payload`` (the message as clients get it)
+        goes to the other processes when it commits. The match's actions are not locked."""
+        with self._write, self._sessions.begin() as session:
+            session.add(ChatRow(match_id=match_id, seat=seat, name=name, text=body, created_at=at))
+            if self.is_postgres:
+                note = json.dumps({"origin": self.origin, "match": match_id, "chat": payload})
+                session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHAT_CHANNEL, "p": note})
+
+    def chat(self, match_id: str, limit: int) -> list[tuple[int | None, str, str, Any]]:
+        """The match's last ``limit`` chat messages, oldest first: ``(seat, name, text, at)``."""
+        with self._sessions() as session:
+            rows = session.execute(
+                select(ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created_at)
+                .where(ChatRow.match_id == match_id)
+                .order_by(ChatRow.id.desc())
+                .limit(limit)
+            ).all()
+            return [(seat, name, body, at) for seat, name, body, at in reversed(rows)]
+
+    def create_rematch(
+        self,
+        old_id: str,
+        match_id: str,
+        players: int,
+        options: dict[str, Any],
+        seed: int,
+        host_digest: str,
+        seats: Sequence[Seat],
+    ) -> str:
+        """Store ``match_id`` as the rematch of ``old_id`` (its game, turn clock and chat
+        setting), unless the old match has one already; returns the rematch's id either way.
+
+        Claiming the old match's ``rematch`` and storing the new match are one transaction,
+        so two requests (even in two processes) make one rematch.
+        """
+        with self._write, self._sessions.begin() as session:
+            claimed = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == old_id, MatchRow.rematch.is_(None))
+                .values(rematch=match_id, updated_at=utcnow())
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                existing = session.scalar(select(MatchRow.rematch).where(MatchRow.id == old_id))
+                if existing is None:
+                    raise LookupError(f"there is no match {old_id}")
+                return str(existing)
+            old = session.get(MatchRow, old_id)
+            assert old is not None
+            _add_match(
+                session,
+                match_id,
+                old.game,
+                players,
+                options,
+                seed,
+                host_digest,
+                seats,
+                old.turn_clock,
+                old.spectator_chat,
+            )
+            if self.is_postgres:
+                self._notify(session, old_id)
+        return match_id
+
+    def claim(self, match_id: str, seat: int | None, token_digest: str) -> bool:
+        """Give a seat (``None``: the host) the token ``token_digest``, if it has none yet or
+        already that one. ``False``: it has another (the host gave the seat to someone)."""
+        with self._write, self._sessions.begin() as session:
+            if seat is None:
+                claimed = session.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == match_id, MatchRow.host_digest.in_(("", token_digest)))
+                    .values(host_digest=token_digest)
+                )
+            else:
+                claimed = session.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.match_id == match_id,
+                        SeatRow.seat == seat,
+                        (SeatRow.token_digest.is_(None)) | (SeatRow.token_digest == token_digest),
+                    )
+                    .values(token_digest=token_digest)
+                )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            if self.is_postgres:
+                self._notify(session, match_id)
+        return True
+
     # -- internals ---------------------------------------------------------------------------
 
     def _notify(self, session: Session, match_id: str) -> None:
@@ -316,6 +415,52 @@ class Store:
             created_at=_iso(row.created_at),
             updated_at=_iso(row.updated_at),
             seats=tuple(Seat(s.seat, s.kind, s.bot, s.name, s.token_digest) for s in seats),
+            spectator_chat=bool(row.spectator_chat),
+            rematch=row.rematch,
+        )
+
+
+def _add_match(
+    session: Session,
+    match_id: str,
+    game: str,
+    players: int,
+    options: dict[str, Any],
+    seed: int,
+    host_digest: str,
+    seats: Sequence[Seat],
+    turn_clock: float | None,
+    spectator_chat: bool,
+) -> None:
+    now = utcnow()
+    session.add(
+        MatchRow(
+            id=match_id,
+            game=game,
+            players=players,
+            options=json.dumps(options),
+            seed=seed,
+            status="running",
+            length=0,
+            outcome=None,
+            turn_clock=turn_clock,
+            host_digest=host_digest,
+            created_at=now,
+            updated_at=now,
+            spectator_chat=spectator_chat,
+        )
+    )
+    session.flush()
+    for s in seats:
+        session.add(
+            SeatRow(
+                match_id=match_id,
+                seat=s.seat,
+                kind=s.kind,
+                bot=s.bot,
+                token_digest=s.token_digest,
+                name=s.name,
+            )
         )
 
 
