@@ -64,10 +64,10 @@ export function matchPage(root, matchId, replay) {
     const logBox = h("section", { class: "log" }, h("div", { class: "log-head" }, h("h2", {}, t("ui.log.title")), filterInput, whoSelect), ui.log);
     ui.replayBar = replay ? replayBar() : null;
     root.replaceChildren(h("div", { class: `match game-${info.game}` },
-      ui.status, ui.replayBar,
+      ui.status, chatJump(), rematchNotice(), ui.replayBar,
       h("div", { class: "match-grid" },
         h("div", { class: "main-col" }, ui.board, ui.scores),
-        h("aside", { class: "side-col" }, ui.controls, ui.message, ui.players, logBox, ui.host))));
+        h("aside", { class: "side-col" }, ui.controls, ui.message, ui.players, chatPanel(), logBox, ui.host))));
     document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
     if (!ctx) {
       ctx = {
@@ -134,6 +134,7 @@ export function matchPage(root, matchId, replay) {
   }
 
   function drawScores() {
+    fillRematchNotice();
     const outcome = last?.outcome;
     ui.scores.hidden = !outcome;
     if (!outcome) return;
@@ -201,6 +202,7 @@ export function matchPage(root, matchId, replay) {
   }
 
   function onMessage(m) {
+    if (onChatOrRematch(m)) return;
     if (m.type === "error") {
       const waiting = m.ref !== undefined && pending.get(m.ref);
       if (waiting) { pending.delete(m.ref); waiting.reject(new Error(m.message)); }
@@ -260,6 +262,188 @@ export function matchPage(root, matchId, replay) {
       const wait = Math.min(15000, 1000 * 2 ** retries++) * (0.75 + Math.random() / 2);
       setTimeout(connect, wait);
     };
+  }
+
+  // -- chat and rematch ------------------------------------------------------------------------
+  // docs/protocol.md, "Chat" and "Rematch". Messages are always shown as text (textContent via
+  // h()), never as markup. Messages that came since the reader last used the chat are marked.
+  const chat = { lines: [], draft: "", error: "", refs: new Set(), sent: 0, fresh: 0 };
+  const rematch = { match: null, url: null, error: "", asking: false };
+
+  /** Chat messages and errors, and rematch notices; true when the message was one of them. */
+  function onChatOrRematch(m) {
+    if (m.type === "welcome") {
+      chat.lines = (m.chat || []).map(line => ({ ...line, fresh: false }));
+      chat.fresh = 0;
+      queueMicrotask(drawChat);
+      return false;
+    }
+    if (m.type === "chat") {
+      const mine = m.ref !== undefined && chat.refs.delete(m.ref);
+      if (mine) { chat.draft = ""; chat.error = ""; markChatRead(); }
+      chat.lines.push({ ...m, fresh: !mine });
+      if (chat.lines.length > 200) chat.lines.splice(0, chat.lines.length - 200);
+      if (!mine) chat.fresh += 1;
+      drawChat(mine);
+      return true;
+    }
+    if (m.type === "error" && m.ref !== undefined && chat.refs.delete(m.ref)) {
+      chat.error = tOr(`ui.chat.error.${m.code}`, m.message);
+      drawChat();
+      return true;
+    }
+    if (m.type === "rematch") {
+      if (rematch.match !== m.match) { rematch.match = m.match; rematch.url = null; fetchRematch(); }
+      return true;
+    }
+    return false;
+  }
+
+  function mayChat() {
+    return !replay && (mySeat !== null || Boolean(info?.spectator_chat));
+  }
+
+  function chatPanel() {
+    ui.chatList = h("ol", { class: "chat-lines", "aria-live": "polite", onclick: markChatRead });
+    ui.chatCount = h("span", { class: "chat-new", hidden: true });
+    ui.chatError = h("p", { class: "error chat-error", role: "alert" });
+    ui.chatInput = h("input", { class: "chat-input", maxlength: 500, autocomplete: "off", value: chat.draft,
+      placeholder: t("ui.chat.placeholder"), "aria-label": t("ui.chat.label"),
+      oninput: e => { chat.draft = e.target.value; }, onfocus: markChatRead });
+    ui.chatForm = h("form", { class: "chat-form", onsubmit: e => { e.preventDefault(); sendChat(); } },
+      ui.chatInput, h("button", { type: "submit", class: "chat-send" }, t("ui.chat.send")));
+    ui.chatReadOnly = h("p", { class: "hint chat-read-only" }, t("ui.chat.read_only"));
+    ui.chat = h("section", { class: "chat", hidden: replay, "aria-label": t("ui.chat.title") },
+      h("div", { class: "chat-head" }, h("h2", {}, t("ui.chat.title")), ui.chatCount),
+      ui.chatList, ui.chatError, ui.chatForm, ui.chatReadOnly);
+    drawChat();
+    return ui.chat;
+  }
+
+  /** On a narrow screen the chat is far below the board: a line under the status says that
+   *  messages came and takes the reader there. */
+  function chatJump() {
+    ui.chatJump = h("button", { type: "button", class: "ghost small chat-jump", hidden: true, onclick: () => {
+      ui.chat.scrollIntoView({ block: "center" });
+      ui.chatInput.focus({ preventScroll: true });
+      markChatRead();
+    } });
+    return ui.chatJump;
+  }
+
+  function drawChat(scroll = false) {
+    if (!ui.chatList) return;
+    const list = ui.chatList;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+    list.replaceChildren(...(chat.lines.length ? chat.lines.map(line => {
+      const when = new Date(line.at);
+      const who = line.seat === null || line.seat === undefined ? t("ui.chat.spectator") : seatName(line.seat);
+      const colour = line.seat !== null && module.seatColours ? module.seatColours(info.players)[line.seat]?.css : null;
+      return h("li", { class: line.fresh ? "fresh" : null },
+        h("span", { class: "chat-who", style: colour ? `--seat:${colour}` : null }, who),
+        h("span", { class: "chat-text" }, line.text),
+        h("time", { datetime: line.at, title: when.toLocaleString(language()) },
+          when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })));
+    }) : [h("li", { class: "chat-none" }, t("ui.chat.empty"))]));
+    if (atBottom || scroll) list.scrollTop = list.scrollHeight;
+    ui.chatCount.hidden = !chat.fresh;
+    ui.chatCount.textContent = t("ui.chat.new", { n: chat.fresh });
+    ui.chatJump.hidden = !chat.fresh;
+    ui.chatJump.textContent = `${t("ui.chat.title")} · ${t("ui.chat.new", { n: chat.fresh })}`;
+    ui.chatError.textContent = chat.error;
+    ui.chatForm.hidden = !mayChat();
+    ui.chatReadOnly.hidden = replay || mayChat();
+    if (ui.chatInput.value !== chat.draft) ui.chatInput.value = chat.draft;
+  }
+
+  function markChatRead() {
+    if (!chat.fresh && !chat.lines.some(line => line.fresh)) return;
+    for (const line of chat.lines) line.fresh = false;
+    chat.fresh = 0;
+    drawChat();
+  }
+
+  function sendChat() {
+    const text = chat.draft.trim();
+    if (!text) return;
+    if (!socket || socket.readyState !== WebSocket.OPEN) { chat.error = t("ui.play.disconnected"); drawChat(); return; }
+    const ref = `c${++chat.sent}`;
+    chat.refs.add(ref);
+    chat.error = "";
+    socket.send(JSON.stringify({ type: "chat", text, ref }));
+    drawChat();
+  }
+
+  /** The end screen's rematch, in a line under the status (seen without scrolling, on a
+   *  phone too): a button for the players (and the host), then, once the rematch exists, a
+   *  link to the reader's own seat of it (spectators: to watch it). */
+  function rematchNotice() {
+    ui.rematchNotice = h("div", { class: "rematch", role: "status", hidden: true });
+    fillRematchNotice();
+    return ui.rematchNotice;
+  }
+
+  function fillRematchNotice() {
+    const box = ui.rematchNotice;
+    if (!box) return;
+    const canAsk = (token && mySeat !== null) || Boolean(hostStore.all()[matchId]);
+    const error = rematch.error ? h("span", { class: "error" }, rematch.error) : null;
+    let parts = [];
+    if (replay || !last?.outcome) parts = [];
+    else if (rematch.match) {
+      parts = [h("span", { class: "rematch-ready" }, t("ui.rematch.ready")),
+        rematch.url ? h("a", { class: "button rematch-go", href: rematch.url }, t("ui.rematch.go")) : null, error];
+    } else if (canAsk) {
+      parts = [h("button", { type: "button", class: "primary rematch-ask", disabled: rematch.asking, onclick: askRematch }, t("ui.rematch.ask")),
+        h("span", { class: "hint" }, t("ui.rematch.help")), error];
+    }
+    box.hidden = !parts.length;
+    box.replaceChildren(...parts.filter(Boolean));
+  }
+
+  const bearer = key => ({ headers: { authorization: `Bearer ${key}` } });
+  /** A link of this server as a path on this page's host (the server may know itself by
+   *  another name, behind a proxy). */
+  const samePlace = url => { const u = new URL(url, location.href); return u.pathname + u.hash; };
+
+  async function askRematch() {
+    rematch.asking = true;
+    rematch.error = "";
+    fillRematchNotice();
+    try {
+      const key = token && mySeat !== null ? token : hostStore.all()[matchId];
+      const made = await api(`/api/matches/${matchId}/rematch`, { method: "POST", ...bearer(key) });
+      if (made.host_token) hostStore.put(made.match, made.host_token);
+      if (rematch.match !== made.match) { rematch.match = made.match; fetchRematch(made); }
+    } catch (error) {
+      rematch.error = error.message;
+    } finally {
+      rematch.asking = false;
+      fillRematchNotice();
+    }
+  }
+
+  /** Where this reader goes in the rematch: their own seat (fetched with their own key of this
+   *  match; nobody else's key ever reaches this page), or the spectators' page. The host's key
+   *  of the rematch is fetched with this match's host key and kept. */
+  async function fetchRematch(answer = null) {
+    const wanted = rematch.match;
+    const hostKey = hostStore.all()[matchId];
+    try {
+      if (hostKey && !hostStore.all()[wanted]) {
+        const hosting = answer?.host_token ? answer : await api(`/api/matches/${matchId}/rematch`, bearer(hostKey));
+        if (hosting.host_token) hostStore.put(hosting.match, hosting.host_token);
+      }
+      const mine = answer?.join_url ? answer
+        : token && mySeat !== null ? await api(`/api/matches/${matchId}/rematch`, bearer(token)) : null;
+      if (rematch.match !== wanted) return;
+      rematch.url = mine?.join_url ? samePlace(mine.join_url) : `/play/${wanted}`;
+    } catch (error) {
+      if (rematch.match !== wanted) return;
+      rematch.error = error.message;
+      rematch.url = `/play/${wanted}`;
+    }
+    fillRematchNotice();
   }
 
   // -- replay ---------------------------------------------------------------------------------
