@@ -120,7 +120,7 @@ def test_two_people_chat_from_their_browsers(browser: Browser, server: Server, s
 
 
 def test_spectators_write_when_the_host_allows_it_from_the_lobby(
-    browser: Browser, server: Server
+    browser: Browser, server: Server, shot: Shot
 ) -> None:
     page = open_page(browser)
     page.goto(server.base + "/")
@@ -128,6 +128,7 @@ def test_spectators_write_when_the_host_allows_it_from_the_lobby(
     page.select_option("#new-players", "2")
     page.locator("details.options summary").last.click()
     page.check("#new-spectator-chat")
+    shot(page, "lobby-spectator-chat")
     page.click("#create-match")
     spectate = page.locator("#created a.spectate")
     expect(spectate).to_be_visible()
