@@ -21,6 +21,7 @@ from .util import (
     SH,
     SO,
     act,
+    english,
     legal,
     set_hand,
     tile,
@@ -129,9 +130,9 @@ def test_draw_tile_draws_a_troop_card_in_secret() -> None:
     assert "use Draw tile" in legal(s, 0)
     assert "use Draw tile for a koku card" not in legal(s, 0)
     entries = GAME.apply(s, 0, GAME.parse_action(s, 0, "use Draw tile"), rng)
-    assert [(e.text, e.seats) for e in entries] == [
+    assert [(english(e), e.seats) for e in entries] == [
         ("Red uses a Draw tile and draws a troop card", None),
-        ("Red draws troop SaSa", frozenset({0})),
+        ("Red draws troop Samurai+Samurai", frozenset({0})),
     ]
     assert s.hand_troops[0][kind_of_code("SaSa")] == 1 and s.tiles[0] == []
 

@@ -67,8 +67,8 @@ def test_troop_payment_with_a_double_card_and_no_change() -> None:
     assert legal(s, 0) == ["place Chugoku paying troops Sa+Sa+BuBu"]
     log = act(s, 0, "place Chugoku paying troops Sa+Sa+BuBu", rng)
     assert log == [
-        "Red places a kamon on Chugoku space 1 paying troops Sa+Sa+BuBu: +5 favour "
-        "(+2 as Daimyo); takes the bonus tile Bu/Exchange"
+        "Red places a kamon on Chugoku space 1 paying troops Samurai, Samurai, Bushi+Bushi: "
+        "+5 favour (+2 as Daimyo); takes the bonus tile Exchange (Bushi face)"
     ]
     assert s.hand_troops[0] == [0, 0, 0, 1] + [0] * 10  # only the Sohei is left
     assert s.troop_discard[kind_of_code("Sa")] == 2 and s.troop_discard[kind_of_code("BuBu")] == 1

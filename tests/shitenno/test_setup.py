@@ -9,7 +9,7 @@ from sengoku.core import Rng
 from sengoku.games.shitenno.actions import COLOURS, TITLE_NAMES
 from sengoku.games.shitenno.state import Phase
 
-from .util import GAME, new_state
+from .util import GAME, card_words, english, new_state
 
 TITLE_ORDER = list(TITLE_NAMES)
 
@@ -68,21 +68,23 @@ def test_setup_log_tells_titles_tairo_and_private_hands(players: int) -> None:
     by_rank = sorted(range(players), key=lambda p: TITLE_ORDER.index(view["titles"][p]))
     titles = ", ".join(f"{COLOURS[p]} {view['titles'][p]}" for p in by_rank)
     face_up = view["face_up"]
-    cards = ", ".join(face_up["troops"] + [f"koku {v}" for v in face_up["koku"]])
+    cards = ", ".join(
+        [card_words(c) for c in face_up["troops"]] + [f"koku {v}" for v in face_up["koku"]]
+    )
     opening = [
         f"titles dealt: {titles}",
         f"round 1, even year: {COLOURS[view['tairo']]} is the Tairo and lays out {cards}",
     ]
     assert m.log(None) == opening
     for seat in range(players):
-        hand = ", ".join(m.view(seat)["hand"]["troops"])
+        hand = ", ".join(card_words(c) for c in m.view(seat)["hand"]["troops"])
         assert m.log(seat) == [opening[0], f"{COLOURS[seat]} starts with {hand}", opening[1]]
     # the hands are secret: redrawing the others' hands changes no line seat 0 may read
     entries = GAME.initial_log(m._state)
     for k in range(5):
         varied = GAME.vary_secrets(m._state, 0, Rng(k))
         other = GAME.initial_log(varied)
-        assert [e.text for e in other if e.visible_to(0)] == [
-            e.text for e in entries if e.visible_to(0)
+        assert [english(e) for e in other if e.visible_to(0)] == [
+            english(e) for e in entries if e.visible_to(0)
         ]
-        assert [e.text for e in other if e.visible_to(None)] == opening
+        assert [english(e) for e in other if e.visible_to(None)] == opening

@@ -56,7 +56,7 @@ def test_offer_goes_down_the_title_order_and_accept_takes_the_lot() -> None:
     act(s, 0, "add troop BuSh to the lot", rng)
     act(s, 0, "add hierarchy tile Daimyo to the lot", rng)
     log = act(s, 0, "offer lot BuSh+Daimyo to Blue", rng)
-    assert log == ["Red offers the lot BuSh+Daimyo to Blue"]
+    assert log == ["Red offers the lot Bushi+Shinobi, Daimyo to Blue"]
     assert GAME.to_act(s) == [1] and legal(s, 1) == ["accept lot", "refuse lot"]
     act(s, 1, "accept lot", rng)
     assert s.hand_troops[1][kind_of_code("BuSh")] == 1
@@ -77,7 +77,10 @@ def test_refused_lot_passes_the_tairo_role() -> None:
     assert GAME.to_act(s) == [2]
     act(s, 2, "refuse lot", rng)
     log = act(s, 3, "refuse lot", rng)
-    assert log[-2:] == ["nobody takes it: Red keeps the lot Sa+Hatamoto", "Blue becomes the Tairo"]
+    assert log[-2:] == [
+        "nobody takes it: Red keeps the lot Samurai, Hatamoto",
+        "Blue becomes the Tairo",
+    ]
     assert s.tairo == 1 and GAME.to_act(s) == [1] and s.phase is Phase.BUILD
     assert s.hand_troops[0][kind_of_code("Sa")] == 1 and s.lot_of[0] == HATAMOTO
     # the new Tairo continues with what is left, no new draw
@@ -95,7 +98,10 @@ def test_last_lot_with_four_players_is_automatic() -> None:
         act(s, 0, f"add hierarchy tile {name} to the lot", rng)
         act(s, 0, f"offer lot {name} to {colour}", rng)
         log = act(s, to, "accept lot", rng)
-    assert "Red takes the last lot: Sa, Sa, BuSh, koku 2, koku 1 and the Daimyo tile" in log
+    assert (
+        "Red takes the last lot: Samurai, Samurai, Bushi+Shinobi, koku 2, koku 1 "
+        "and the Daimyo tile"
+    ) in log
     assert s.hand_troops[0][kind_of_code("Sa")] == 2 and s.hand_koku[0] == [0, 1, 1, 0]
     assert s.titles == [DAIMYO, HATAMOTO, SENSEI, SHOMYO]
     assert s.phase is Phase.CONTROL and s.order == [0, 3, 2, 1]

@@ -12,7 +12,7 @@ from sengoku.games.shitenno.data import kind_of_code
 from sengoku.games.shitenno.state import Phase
 
 from .test_control import control
-from .util import CHUGOKU, DRAW, EXCHANGE, GAME, SH, act, legal, set_hand, tile
+from .util import CHUGOKU, DRAW, EXCHANGE, GAME, SH, act, english, legal, set_hand, tile
 
 
 def play_until(match: sengoku.Match, phase: str, seed: int = 0, limit: int = 5000) -> None:
@@ -82,7 +82,7 @@ def test_draw_is_secret_but_its_count_public() -> None:
         assert s.hand_troops[0][kind_of_code(code)] == 1
         assert GAME.view(s, 1)["troop_cards"][0] == before + 1
         for seat in seen:
-            lines = [e.text for e in log if e.visible_to(seat)]
+            lines = [english(e) for e in log if e.visible_to(seat)]
             seen[seat].add(json.dumps([GAME.view(s, seat), lines]))
     assert len(seen[0]) == 3  # Red sees which card he drew
     assert all(len(seen[seat]) == 1 for seat in (1, 2, 3, None))

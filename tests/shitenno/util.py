@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sengoku.core import Rng, parse_options
+from sengoku.core import LogEntry, Rng, parse_options, render
 from sengoku.games.shitenno import Shitenno, ShitennoOptions
-from sengoku.games.shitenno.data import kind_of_code
+from sengoku.games.shitenno.data import TROOP_CODES, TROOP_NAMES, kind_of_code
 from sengoku.games.shitenno.state import EMPTY, Phase, State
 
 GAME = Shitenno()
@@ -17,6 +17,16 @@ CHUGOKU, CHUBU, HOKKAIDO, KYUSHU, TOHOKU, SHIKOKU, KANSAI, KANTO = range(8)
 BU, SA, SH, SO = range(4)
 EXCHANGE, PLUS_ONE, DRAW = range(3)
 DAIMYO, SHOMYO, SENSEI, HATAMOTO = range(4)
+
+
+def english(entry: LogEntry) -> str:
+    """A log line in English (the game's catalog)."""
+    return entry.message if isinstance(entry.message, str) else render(entry.message, GAME.catalog)
+
+
+def card_words(code: str) -> str:
+    """A troop card as the log names it: ``Samurai``, ``Bushi+Shinobi`` for ``BuSh``."""
+    return "+".join(TROOP_NAMES[TROOP_CODES.index(code[i : i + 2])] for i in range(0, len(code), 2))
 
 
 def tile(troop: int, effect: int) -> int:
@@ -39,7 +49,7 @@ def act(s: State, seat: int, text: str, rng: Rng) -> list[str]:
     """Carry out the legal action with this notation; return all log lines' texts."""
     assert seat in GAME.to_act(s), f"{seat} may not act now; to act: {GAME.to_act(s)}"
     action = GAME.parse_action(s, seat, text)
-    return [e.text for e in GAME.apply(s, seat, action, rng)]
+    return [english(e) for e in GAME.apply(s, seat, action, rng)]
 
 
 def set_hand(s: State, seat: int, troops: Sequence[str] = (), koku: Sequence[int] = ()) -> None:

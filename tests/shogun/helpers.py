@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.core import LogEntry, Rng, parse_options
+from sengoku.core import LogEntry, Rng, parse_options, render
 from sengoku.games.shogun import rules
 from sengoku.games.shogun.actions import BLANK, ShogunAction
 from sengoku.games.shogun.data import load_data
@@ -15,6 +15,13 @@ from sengoku.games.shogun.tower import TowerModel
 D = load_data()
 I = D.index  # noqa: E741 - province ids by name
 GAME = rules.Shogun()
+
+
+def text(entry: LogEntry) -> str:
+    """A log line in English (the game's catalog)."""
+    return entry.message if isinstance(entry.message, str) else render(entry.message, GAME.catalog)
+
+
 CASTLE_A, TEMPLE_A, THEATRE_A, RICE_A, TAX_A, R5_A, R3_A, R1_A, BA_A, BB_A = range(10)
 
 
@@ -108,7 +115,7 @@ def run_season(
     s.event = event
     log: list[LogEntry] = []
     rules._run_actions(s, Rng(seed), log)
-    return [e.text for e in log]
+    return [text(e) for e in log]
 
 
 def act(s: State, seat: int, action: ShogunAction | str, seed: int = 0) -> list[str]:
@@ -117,4 +124,4 @@ def act(s: State, seat: int, action: ShogunAction | str, seed: int = 0) -> list[
     if isinstance(action, str):
         action = next(a for a in legal if str(a) == action)
     assert action in legal, f"{action} not in {[str(a) for a in legal]}"
-    return [e.text for e in GAME.apply(s, seat, action, Rng(seed))]
+    return [text(e) for e in GAME.apply(s, seat, action, Rng(seed))]

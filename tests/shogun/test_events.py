@@ -23,6 +23,7 @@ from .helpers import (
     empty_state,
     own,
     script,
+    text,
 )
 from .helpers import run_season as run
 
@@ -160,7 +161,7 @@ def test_each_cards_winter_rice_loss(event: int) -> None:
     assert loss == [5, 7, 3, 2, 6, 3, 4, 0, 2, 3, 4, 1][event]
     assert s.rice == [max(0, r - loss) for r in (7, 0, 3, 18)]
     assert s.season_events[-1] == event
-    assert log[0].text.startswith(
+    assert text(log[0]).startswith(
         f"winter of year 1: the last event card costs everyone {loss} rice"
     )
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import sengoku
-from sengoku.core import Rng
+from sengoku.core import Rng, render
 from sengoku.games.shogun import rules
 from sengoku.games.shogun.actions import (
     PROVINCE_BID,
@@ -22,7 +22,7 @@ from sengoku.games.shogun.actions import (
 from sengoku.games.shogun.state import DRAFT, PLAN, TARGET, THEATRE
 from sengoku.games.shogun.tower import MODELS, Tower
 
-from .helpers import BA_A, GAME, D, I, act, empty_state, own, script
+from .helpers import BA_A, GAME, D, I, act, empty_state, own, script, text
 from .helpers import run_season as run
 
 PEASANT = 4
@@ -331,7 +331,7 @@ def test_theatre_majority_tie_scores_nothing() -> None:
     own(s, 2, "Ise", 1, bld=THEATRE)  # alone in the purple region: 1 point
     pts, lines = rules.score_year(s)
     assert pts[:3] == [2, 2, 3]
-    assert lines[0] == "Red 2 (1 provinces, 1 buildings, 0 for majorities)"
+    assert render(lines[0], GAME.catalog) == "Red 2 (1 provinces, 1 buildings, 0 for majorities)"
 
 
 def test_hunger_revolts_at_the_largest_shortage() -> None:
@@ -350,8 +350,8 @@ def test_hunger_revolts_at_the_largest_shortage() -> None:
     s.autumn_order = [0, 1, 2]
     log: list = []
     rules._start_winter(s, Rng(0), log)
-    text = [e.text for e in log]
-    assert any(x.startswith("Red is 8 rice short: hunger revolts in ") for x in text)
+    lines = [text(e) for e in log]
+    assert any(x.startswith("Red is 8 rice short: hunger revolts in ") for x in lines)
     assert s.phase == rules.WINTER and len(s.revolt_left) == 3 and s.revolt_bonus == 3
     while s.phase == rules.WINTER:
         seat = GAME.to_act(s)[0]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 import sengoku
-from sengoku.core import Rng
+from sengoku.core import Rng, render
 from sengoku.games.shogun import rules
 from sengoku.games.shogun.actions import Revolt
 from sengoku.games.shogun.state import CASTLE, TEMPLE, THEATRE, WINTER
 
-from .helpers import GAME, I, act, empty_state, own, script
+from .helpers import GAME, I, act, empty_state, own, script, text
 
 PEASANT = 4
 
@@ -34,7 +34,7 @@ def _winter(s, loss_card: int = 7, seed: int = 0) -> list[str]:  # type: ignore[
     s.autumn_order = list(range(s.players))
     log: list = []
     rules._start_winter(s, Rng(seed), log)
-    return [e.text for e in log]
+    return [text(e) for e in log]
 
 
 def test_hunger_revolt_in_a_random_province() -> None:
@@ -93,7 +93,7 @@ def test_players_revolt_in_autumn_turn_order() -> None:
     s.autumn_order = [2, 1, 0, 3]
     log: list = []
     rules._start_winter(s, Rng(0), log)
-    texts = [e.text for e in log]
+    texts = [text(e) for e in log]
     yellow = next(i for i, t in enumerate(texts) if t.startswith("Yellow is 1 rice short"))
     red = next(i for i, t in enumerate(texts) if t.startswith("Red is 1 rice short"))
     assert yellow < red
@@ -113,7 +113,7 @@ def test_winter_scoring_with_a_majority_tie() -> None:
     # castles in red: Red 1, Blue 1 -> tie, 2 each; temples: Red 1, Blue 1 -> 1 each;
     # theatres in red: Blue 1 -> 1; brown theatres: Yellow -> 1
     assert pts == [1 + 2 + 2 + 1, 2 + 3 + 2 + 1 + 1, 2 + 1 + 1, 0]
-    assert lines[0] == "Red 6 (1 provinces, 2 buildings, 3 for majorities)"
+    assert render(lines[0], GAME.catalog) == "Red 6 (1 provinces, 2 buildings, 3 for majorities)"
 
 
 def test_scoring_uses_the_boards_regions() -> None:

@@ -10,14 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from sengoku.core import get_game
 from tests.server.harness import Client, Server
 from tests.web.conftest import console_errors, on_phone, welcome_or_update
-from tests.web.test_logtext import compile_templates, random_logs, random_notations
 
 SEED = 0  # 4 players: seat 0 starts as Daimyo, so the match opens with our own sharing
 SEED_3 = 8  # 3 players: seat 0 also takes a last lot and gilds a kamon as Sensei
@@ -238,58 +235,3 @@ def test_controls_offer_exactly_the_legal_actions(page: Page, server: Server, sh
     # with this seed the last lot and the golden flip come up too (checked above when they do)
     assert {"build", "offer", "control", "pay"} <= set(player.phases), player.phases
     assert not errors, errors
-
-
-def shitenno_words() -> dict[str, set[str]]:
-    """The engine's English words per placeholder type, as ``logWords`` in shitenno.js builds
-    them (the free text's terms are not needed to match a template)."""
-    data = get_game("shitenno").client_data()
-    return {
-        "c": set(data["setup"]["colours"]),
-        "p": {p["name"] for p in data["provinces"]},
-        "a": {t["name"] for t in data["titles"]},
-        "k": {t["code"] for t in data["troops"]["types"]},
-        "e": {e["display"] for e in data["bonus"]["effects"]},
-    }
-
-
-def random_options() -> list[dict[str, Any]]:
-    """The default options and the game's other option sets."""
-    return [{}, *get_game("shitenno").option_sets]
-
-
-def test_every_log_segment_has_a_template() -> None:
-    """shitenno.md §4.3-§4.7: each segment of each log line of 24 random games (2 to 4
-    players, default and other options) matches one of the catalog's ``shitenno.log.*``
-    templates, compiled as ``logtext.js`` does, so the log reads in every language."""
-    patterns = compile_templates("shitenno", shitenno_words())
-    lines = set(random_logs("shitenno", random_options(), 24))
-    assert len(lines) > 1500
-    missing = {
-        segment
-        for line in lines
-        for segment in line.split("; ")
-        if not any(p.match(segment) for p in patterns)
-    }
-    assert sorted(missing)[:20] == []
-
-
-def test_every_action_notation_has_a_template() -> None:
-    """shitenno.md §4.3 (building, offering, accepting, refusing and taking the last lot) and
-    §4.4 (a province, its exact payment, Draw tiles, the Sensei's flip, the end of a turn):
-    the notation of every action of 24 random games (2 to 4 players, default and other
-    options), which a replay names each move by, matches one of the catalog's
-    ``shitenno.act.*`` templates, compiled as ``logtext.js`` does."""
-    patterns = compile_templates("shitenno", shitenno_words(), "act")
-    assert len(patterns) >= 15
-    notations = random_notations("shitenno", random_options(), 24)
-    assert len(notations) > 500
-    kinds = {n.split(" ")[0] for n in notations}
-    assert {"add", "offer", "accept", "refuse", "take", "control", "place", "use"} <= kinds
-    assert {"flip", "keep", "end"} <= kinds
-    missing = sorted(n for n in notations if not any(p.match(n) for p in patterns))
-    assert missing[:20] == []
-    # logtext.js takes the first template that matches: a payment's bonus tiles ("using ...")
-    # must be read by a template of their own, not swallowed by a plain payment's {x}
-    first = {n: next(m for p in patterns if (m := p.match(n))) for n in notations}
-    assert sorted(n for n, m in first.items() if any(" using " in g for g in m.groups()))[:5] == []

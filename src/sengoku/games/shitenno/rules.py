@@ -14,15 +14,20 @@ import msgspec
 
 from sengoku.core import (
     Game,
+    Items,
     LogEntry,
+    Message,
     Outcome,
     Rng,
+    Term,
+    msg,
     parse_options,
     private,
     public,
     without_sources,
 )
 
+from ..catalog import catalog
 from . import encoding, heuristic
 from .actions import (
     COLOURS,
@@ -42,9 +47,20 @@ from .actions import (
     TakeLast,
     Target,
     UseDraw,
-    lot_text,
 )
-from .data import DATA, KIND_CODES, KIND_UNITS, TROOP_CODES, TROOP_NAMES, kind_of_code
+from .data import DATA, KIND_CODES, KIND_UNITS, TROOP_NAMES, kind_of_code
+from .messages import (
+    COMMA,
+    action_message,
+    bonus_tile,
+    cards,
+    colour,
+    lot,
+    payment,
+    province,
+    title,
+    troop_card,
+)
 from .options import ExchangeRule, Reshuffle, SenseiTiming, ShitennoOptions, TieBreak
 from .payments import can_pay_koku, can_pay_troops, koku_payments, troop_payments
 from .state import EMPTY, GOLDEN, NO_TITLE, Phase, State
@@ -54,7 +70,6 @@ __all__ = ["Shitenno"]
 DAIMYO, SHOMYO, SENSEI, HATAMOTO = 0, 1, 2, 3
 EXCHANGE, PLUS_ONE, DRAW = 0, 1, 2
 EFFECT_NAMES = tuple(e.name for e in DATA.bonus.effects)
-EFFECT_DISPLAY = tuple(e.display for e in DATA.bonus.effects)
 TITLE_BONUS = tuple(t.placement_bonus for t in DATA.titles)
 SPACES = DATA.spaces_per_province
 NPROV = len(DATA.provinces)
@@ -84,10 +99,6 @@ def _koku_deck(options: ShitennoOptions) -> list[int]:
 def _bonus_tiles(options: ShitennoOptions) -> list[int]:
     """The 24 bonus tiles as codes ``troop * 3 + effect``; troop faces spread evenly (G5)."""
     return [(i % 4) * 3 + e for e, n in enumerate(options.effect_counts()) for i in range(n)]
-
-
-def _tile_text(code: int) -> str:
-    return f"{TROOP_CODES[code // 3]}/{EFFECT_DISPLAY[code % 3]}"
 
 
 def _tile_json(code: int) -> dict[str, Any]:
@@ -120,9 +131,9 @@ def _counts_of_values(values: list[int]) -> list[int]:
     return counts
 
 
-def _cards_text(troops: list[int], koku: list[int]) -> str:
-    parts = _codes(troops) + [f"koku {v}" for v in _values(koku)]
-    return ", ".join(parts) if parts else "no card"
+def _cards(troops: list[int], koku: list[int]) -> Items | Term:
+    """Cards held or laid out, by kind and value counts (``no card`` for none)."""
+    return cards(Shitenno._kinds(troops), _values(koku), "shitenno.term.no_card")
 
 
 class Shitenno(Game[State, ShitennoAction]):
@@ -155,6 +166,7 @@ class Shitenno(Game[State, ShitennoAction]):
     title = "Shitenno"
     player_counts = (2, 3, 4)
     options_type = ShitennoOptions
+    catalog = catalog("shitenno")
     option_sets = (
         {
             "hatamoto_every_placement": False,
@@ -182,6 +194,11 @@ class Shitenno(Game[State, ShitennoAction]):
     def seat_name(self, seat: int) -> str:
         """Seats are the generals' colours: Red, Blue, Green, Black (§2.6)."""
         return COLOURS[seat]
+
+    def action_message(self, action: ShitennoAction) -> Message:
+        """How a replay names a move, troop cards by their troops
+        (:func:`~sengoku.games.shitenno.messages.action_message`)."""
+        return action_message(action)
 
     def client_data(self) -> dict[str, Any]:
         """Provinces (§3), troop types, koku cards, bonus tiles, titles and set-up facts,
@@ -236,16 +253,12 @@ class Shitenno(Game[State, ShitennoAction]):
         """The set-up, as :meth:`setup` left it: the titles dealt and the Tairo laying out
         the cards (public), and each general's starting hand (private to him)."""
         s = state
-        lines = [
-            public(
-                "titles dealt: "
-                + ", ".join(
-                    f"{COLOURS[p]} {TITLE_NAMES[s.titles[p]]}" for p in self._title_order(s)
-                )
-            )
-        ]
+        lines = [public(msg("shitenno.log.dealt", x=self._titles(s)))]
         lines += [
-            private(f"{COLOURS[p]} starts with {_cards_text(s.hand_troops[p], s.hand_koku[p])}", p)
+            private(
+                msg("shitenno.log.starts", c=colour(p), x=_cards(s.hand_troops[p], s.hand_koku[p])),
+                p,
+            )
             for p in range(s.players)
         ]
         lines.append(self._sharing_line(s))
@@ -451,7 +464,7 @@ class Shitenno(Game[State, ShitennoAction]):
     ) -> Sequence[LogEntry]:
         """Carry out a legal action; returns the log lines (secrets in private lines)."""
         s = state
-        name = COLOURS[seat]
+        name = colour(seat)
         log: list[LogEntry] = []
         if isinstance(action, Place):
             self._place(s, seat, action, log)
@@ -461,45 +474,42 @@ class Shitenno(Game[State, ShitennoAction]):
         elif isinstance(action, Target):
             s.phase = Phase.PAY
             s.target = action.province
-            log.append(public(f"{name} goes for {PROVINCE_NAMES[action.province]}"))
+            log.append(public(msg("shitenno.log.goes", c=name, p=province(action.province))))
         elif isinstance(action, AddTroop):
             s.pool_troops[action.kind] -= 1
             s.lot_troops[action.kind] += 1
-            log.append(public(f"{name} adds troop {KIND_CODES[action.kind]} to the lot"))
+            log.append(public(msg("shitenno.log.add_troop", c=name, x=troop_card(action.kind))))
         elif isinstance(action, AddKoku):
             s.pool_koku[action.value] -= 1
             s.lot_koku[action.value] += 1
-            log.append(public(f"{name} adds koku {action.value} to the lot"))
+            log.append(public(msg("shitenno.log.add_koku", c=name, n=action.value)))
         elif isinstance(action, AddTile):
             s.tiles_left.remove(action.title)
             s.lot_tile = action.title
-            log.append(public(f"{name} adds the {TITLE_NAMES[action.title]} tile to the lot"))
+            log.append(public(msg("shitenno.log.add_tile", c=name, a=title(action.title))))
         elif isinstance(action, Offer):
             s.offer_queue = self._offer_order(s)
             s.phase = Phase.OFFER
-            log.append(
-                public(f"{name} offers the lot {self._lot_str(s)} to {COLOURS[s.offer_queue[0]]}")
-            )
+            to = colour(s.offer_queue[0])
+            log.append(public(msg("shitenno.log.offers", c=name, x=self._lot(s), c2=to)))
         elif isinstance(action, Accept):
-            log.append(public(f"{name} accepts the lot {self._lot_str(s)}"))
+            log.append(public(msg("shitenno.log.accepts", c=name, x=self._lot(s))))
             self._give_lot(s, seat)
             s.phase = Phase.BUILD
             self._after_lot(s, rng, log)
         elif isinstance(action, Refuse):
             s.offer_queue.pop(0)
-            log.append(public(f"{name} refuses the lot"))
+            log.append(public(msg("shitenno.log.refuses", c=name)))
             if s.offer_queue:
-                log.append(public(f"the lot is offered to {COLOURS[s.offer_queue[0]]}"))
+                log.append(public(msg("shitenno.log.offered", c=colour(s.offer_queue[0]))))
             else:  # everyone refused: the Tairo keeps it and hands the role on (§4.3 step 4)
                 keeper = s.tairo
-                log.append(
-                    public(f"nobody takes it: {COLOURS[keeper]} keeps the lot {self._lot_str(s)}")
-                )
+                log.append(public(msg("shitenno.log.keeps", c=colour(keeper), x=self._lot(s))))
                 self._give_lot(s, keeper)
                 s.phase = Phase.BUILD
                 waiting = [p for p in range(s.players) if s.lot_of[p] == NO_TITLE]
                 s.tairo = min(waiting, key=s.titles.__getitem__)
-                log.append(public(f"{COLOURS[s.tairo]} becomes the Tairo"))
+                log.append(public(msg("shitenno.log.tairo", c=colour(s.tairo))))
                 self._after_lot(s, rng, log)
         elif isinstance(action, TakeLast):
             self._take_last(s, action.title, rng, log)
@@ -509,30 +519,26 @@ class Shitenno(Game[State, ShitennoAction]):
         elif isinstance(action, Flip):
             s.board[action.province * SPACES + action.space] += GOLDEN
             s.flipped = True
-            log.append(
-                public(
-                    f"{name}, the Sensei, turns his kamon on "
-                    f"{PROVINCE_NAMES[action.province]} space {action.space + 1} golden"
-                )
-            )
+            where = province(action.province)
+            log.append(public(msg("shitenno.log.flip", c=name, p=where, n=action.space + 1)))
             if s.phase is Phase.FLIP:
                 self._next_turn(s, rng, log)
             else:
                 self._maybe_end_turn(s, rng, log)
         elif isinstance(action, NoFlip):
-            log.append(public(f"{name}, the Sensei, turns no kamon golden"))
+            log.append(public(msg("shitenno.log.no_flip", c=name)))
             self._next_turn(s, rng, log)
         else:  # EndTurn
-            log.append(public(f"{name} ends the turn"))
+            log.append(public(msg("shitenno.log.ends", c=name)))
             self._end_turn(s, rng, log)
         return log
 
     # the sharing (§4.3)
 
-    def _lot_str(self, s: State) -> str:
-        return lot_text(
-            tuple(self._kinds(s.lot_troops)),
-            tuple(_values(s.lot_koku)),
+    def _lot(self, s: State) -> Items | Term:
+        return lot(
+            self._kinds(s.lot_troops),
+            _values(s.lot_koku),
             None if s.lot_tile == NO_TITLE else s.lot_tile,
         )
 
@@ -559,16 +565,14 @@ class Shitenno(Game[State, ShitennoAction]):
         else:
             s.phase = Phase.LAST
 
-    def _take_last(self, s: State, title: int, rng: Rng, log: list[LogEntry]) -> None:
+    def _take_last(self, s: State, tile: int, rng: Rng, log: list[LogEntry]) -> None:
         seat = s.tairo
-        cards = _cards_text(s.pool_troops, s.pool_koku)
+        left = _cards(s.pool_troops, s.pool_koku)
         s.lot_troops, s.pool_troops = s.pool_troops, [0] * NKINDS
         s.lot_koku, s.pool_koku = s.pool_koku, [0, 0, 0, 0]
-        s.tiles_left.remove(title)
-        s.lot_tile = title
-        log.append(
-            public(f"{COLOURS[seat]} takes the last lot: {cards} and the {TITLE_NAMES[title]} tile")
-        )
+        s.tiles_left.remove(tile)
+        s.lot_tile = tile
+        log.append(public(msg("shitenno.log.last", c=colour(seat), x=left, a=title(tile))))
         self._give_lot(s, seat)
         self._end_sharing(s, rng, log)
 
@@ -576,14 +580,7 @@ class Shitenno(Game[State, ShitennoAction]):
         """Hierarchy tiles become titles (§4.3 step 6); then the end check (§4.6, G11)."""
         s.titles = s.lot_of.copy()
         s.tiles_left = []
-        log.append(
-            public(
-                "titles: "
-                + ", ".join(
-                    f"{COLOURS[p]} {TITLE_NAMES[s.titles[p]]}" for p in self._title_order(s)
-                )
-            )
-        )
+        log.append(public(msg("shitenno.log.titles", x=self._titles(s))))
         if not s.options.end_after_odd_year and self._end_triggered(s, log):
             self._final_scoring(s, log)
             return
@@ -592,15 +589,25 @@ class Shitenno(Game[State, ShitennoAction]):
     def _title_order(self, s: State) -> list[int]:
         return sorted(range(s.players), key=s.titles.__getitem__)
 
+    def _titles(self, s: State) -> Items:
+        """Each general's title, in title order: ``Red Daimyo, Blue Shomyo``."""
+        return Items(
+            tuple(
+                msg("shitenno.log.seat_title", c=colour(p), a=title(s.titles[p]))
+                for p in self._title_order(s)
+            ),
+            COMMA,
+        )
+
     def _end_triggered(self, s: State, log: list[LogEntry]) -> bool:
         """Both triggers of §4.6: a supply without kamons, or an empty koku deck."""
-        out = [COLOURS[p] for p in range(s.players) if s.kamons[p] == 0]
+        out = [colour(p) for p in range(s.players) if s.kamons[p] == 0]
         if out:
-            verb = "has" if len(out) == 1 else "have"
-            log.append(public(f"{', '.join(out)} {verb} no kamon left: the game ends"))
+            key = "shitenno.log.no_kamons_one" if len(out) == 1 else "shitenno.log.no_kamons"
+            log.append(public(msg(key, x=Items(tuple(out), COMMA))))
             return True
         if not s.koku_deck:
-            log.append(public("the koku deck is exhausted: the game ends"))
+            log.append(public(msg("shitenno.log.koku_out")))
             return True
         return False
 
@@ -648,8 +655,12 @@ class Shitenno(Game[State, ShitennoAction]):
     def _sharing_line(s: State) -> LogEntry:
         """The public line that opens a sharing: the Tairo and the cards laid out."""
         return public(
-            f"round {s.year // 2 + 1}, even year: {COLOURS[s.tairo]} is the Tairo "
-            f"and lays out {_cards_text(s.pool_troops, s.pool_koku)}"
+            msg(
+                "shitenno.log.even",
+                n=s.year // 2 + 1,
+                c=colour(s.tairo),
+                x=_cards(s.pool_troops, s.pool_koku),
+            )
         )
 
     # province control (§4.4)
@@ -661,7 +672,7 @@ class Shitenno(Game[State, ShitennoAction]):
         s.turn, s.placed = 0, 0
         s.flipped = s.wild_used = False
         s.fresh = []
-        log.append(public(f"round {s.year // 2 + 1}, odd year: the generals place kamons"))
+        log.append(public(msg("shitenno.log.odd", n=s.year // 2 + 1)))
         self._maybe_end_turn(s, rng, log)
 
     def _place(self, s: State, seat: int, a: Place, log: list[LogEntry]) -> None:
@@ -684,23 +695,30 @@ class Shitenno(Game[State, ShitennoAction]):
         space = self._free_space(s, p)
         s.board[p * SPACES + space] = seat
         s.kamons[seat] -= 1
-        title = s.titles[seat]
-        points = P_VALUES[p][space] + TITLE_BONUS[title]
+        rank = s.titles[seat]
+        points = P_VALUES[p][space] + TITLE_BONUS[rank]
         s.score[seat] += points
         s.placed += 1
-        bonus = f" (+{TITLE_BONUS[title]} as {TITLE_NAMES[title]})" if TITLE_BONUS[title] else ""
-        text = (
-            f"{COLOURS[seat]} places a kamon on {PROVINCE_NAMES[p]} space {space + 1} "
-            f"paying {a.payment()}: +{points} favour{bonus}"
+        line = msg(
+            "shitenno.log.places",
+            c=colour(seat),
+            p=province(p),
+            n=space + 1,
+            x=payment(a),
+            n2=points,
         )
+        if TITLE_BONUS[rank]:
+            line = msg(
+                "shitenno.log.places_title", **line.args, n3=TITLE_BONUS[rank], a=title(rank)
+            )
         if s.stacks[p]:
             code = s.stacks[p].pop()
             if s.options.new_tiles_usable_same_turn:
                 tiles.append(code)
             else:
                 s.fresh.append(code)
-            text += f"; takes the bonus tile {_tile_text(code)}"
-        log.append(public(text))
+            line = msg("shitenno.log.and_tile", place=line, tile=bonus_tile(code))
+        log.append(public(line))
 
     def _use_draw(self, s: State, seat: int, koku: bool, rng: Rng, log: list[LogEntry]) -> None:
         tiles = s.tiles[seat]
@@ -710,14 +728,15 @@ class Shitenno(Game[State, ShitennoAction]):
         if koku:
             value = s.koku_deck.pop()
             s.hand_koku[seat][value] += 1
-            log.append(public(f"{COLOURS[seat]} uses a Draw tile and draws a koku card"))
-            log.append(private(f"{COLOURS[seat]} draws koku {value}", seat))
+            log.append(public(msg("shitenno.log.draw_koku", c=colour(seat))))
+            log.append(private(msg("shitenno.log.drew_koku", c=colour(seat), n=value), seat))
             return
         kind = self._draw_troop(s, rng)
-        log.append(public(f"{COLOURS[seat]} uses a Draw tile and draws a troop card"))
+        log.append(public(msg("shitenno.log.draw_troop", c=colour(seat))))
         if kind is not None:
             s.hand_troops[seat][kind] += 1
-            log.append(private(f"{COLOURS[seat]} draws troop {KIND_CODES[kind]}", seat))
+            drew = msg("shitenno.log.drew_troop", c=colour(seat), x=troop_card(kind))
+            log.append(private(drew, seat))
 
     def _maybe_end_turn(self, s: State, rng: Rng, log: list[LogEntry]) -> None:
         """End the turn at once when public facts leave nothing to do but end it."""
@@ -792,23 +811,23 @@ class Shitenno(Game[State, ShitennoAction]):
             koku = sum(v * s.hand_koku[seat][v] for v in (1, 2, 3)) * KOKU_POINTS
             tiles = len(s.tiles[seat]) * s.options.unused_tile_points
             result[seat] += koku + tiles
-            extra = f" and {tiles} for unused bonus tiles" if tiles else ""
-            log.append(public(f"{COLOURS[seat]} scores {koku} for koku in hand{extra}"))
+            if tiles:
+                line = msg("shitenno.log.koku_tile_points", c=colour(seat), n=koku, n2=tiles)
+            else:
+                line = msg("shitenno.log.koku_points", c=colour(seat), n=koku)
+            log.append(public(line))
         for p, winner in enumerate(self._majorities(s)):
             if winner >= 0:
                 result[winner] += P_MAJORITY[p]
-                log.append(
-                    public(
-                        f"{COLOURS[winner]} wins the majority of {PROVINCE_NAMES[p]}: "
-                        f"+{P_MAJORITY[p]}"
-                    )
+                line = msg(
+                    "shitenno.log.majority", c=colour(winner), p=province(p), n=P_MAJORITY[p]
                 )
+                log.append(public(line))
         s.result = result
-        log.append(
-            public(
-                "final scores: " + ", ".join(f"{COLOURS[p]} {result[p]}" for p in range(s.players))
-            )
+        scores = tuple(
+            msg("shitenno.log.seat_score", c=colour(p), n=result[p]) for p in range(s.players)
         )
+        log.append(public(msg("shitenno.log.final", x=Items(scores, COMMA))))
 
     def outcome(self, state: State) -> Outcome | None:
         """The final favour totals; ties shared, or broken per option G12."""

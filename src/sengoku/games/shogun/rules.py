@@ -20,16 +20,21 @@ import msgspec
 
 from sengoku.core import (
     Game,
+    Items,
     LogEntry,
+    Message,
     OptionError,
     Outcome,
     Rng,
+    Term,
+    msg,
     parse_options,
     private,
     public,
     without_sources,
 )
 
+from ..catalog import catalog
 from . import encoding, heuristic
 from .actions import (
     BLANK,
@@ -49,6 +54,23 @@ from .actions import (
     TakeTop,
 )
 from .data import ACTION_SHORT, ACTION_TITLES, ACTIONS, Board, load_data
+from .messages import (
+    COLOURS,
+    SEMICOLON,
+    action_card,
+    action_message,
+    bid_planned,
+    bid_shown,
+    building,
+    colour,
+    entry,
+    event,
+    items,
+    pair,
+    province,
+    space,
+    special,
+)
 from .options import (
     OverBid,
     PeasantAllies,
@@ -88,11 +110,9 @@ from .tower import MODELS, Tower
 D = load_data()
 N = len(D.provinces)
 NAMES = D.names
-COLOURS = ("Red", "Blue", "Yellow", "Purple", "Black")
 A_CASTLE, A_TEMPLE, A_THEATRE, A_RICE, A_TAX, A_R5, A_R3, A_R1, A_BA, A_BB = range(10)
 S_CHEST, S_RICE, S_SIX, S_ATTACK, S_DEFENCE = range(5)
 EV = D.event_kind
-B_NAMES = ("castle", "temple", "No theatre")
 B_COST = tuple(D.tables.building_costs[k] for k in ("castle", "temple", "theatre"))
 MAJORITY = tuple(D.tables.majority_points[k] for k in ("castle", "temple", "theatre"))
 SUPPLY_BUILDINGS = tuple(D.tables.buildings[k] for k in ("castle", "temple", "theatre"))
@@ -145,6 +165,7 @@ class Shogun(Game[State, ShogunAction]):
     title = "Shogun"
     player_counts = (3, 4, 5)
     options_type = ShogunOptions
+    catalog = catalog("shogun")
     option_sets = (
         {"board": "moon"},
         {"setup": "draft"},
@@ -173,6 +194,10 @@ class Shogun(Game[State, ShogunAction]):
 
     def seat_name(self, seat: int) -> str:
         return COLOURS[seat]
+
+    def action_message(self, action: ShogunAction) -> Message:
+        """How a replay names a move (:func:`~sengoku.games.shogun.messages.action_message`)."""
+        return action_message(action)
 
     def client_data(self) -> dict[str, Any]:
         """Provinces (§14.1), the graph (§14.2-14.4), events, special cards, the action
@@ -210,7 +235,7 @@ class Shogun(Game[State, ShogunAction]):
                     s.owner[prov] = seat
                     s.armies[prov] = stack
                     s.supply[seat] -= stack
-            log.append(public("the armies stand in the standard line-up (rules §14.6)"))
+            log.append(public(msg("shogun.log.lineup")))
             _start_game(s, rng, log)
         else:
             s.phase = DRAFT
@@ -220,10 +245,15 @@ class Shogun(Game[State, ShogunAction]):
             s.draft_order = [(start + i) % players for _ in range(n_stacks) for i in range(players)]
             s.deck_top = [p for p in range(N) if s.board.in_play[p]]
             s.draft_up = [_draw_card(s, rng), _draw_card(s, rng)]
+            first, second = s.draft_up
             log.append(
                 public(
-                    f"draft: {COLOURS[start]} picks first; face-up cards "
-                    + " and ".join(NAMES[p] for p in s.draft_up)
+                    msg(
+                        "shogun.log.draft_first",
+                        c=colour(start),
+                        p=province(first),
+                        p2=province(second),
+                    )
                 )
             )
         s.setup_log = tuple(log)
@@ -280,27 +310,28 @@ class Shogun(Game[State, ShogunAction]):
     def apply(self, state: State, seat: int, action: ShogunAction, rng: Rng) -> Sequence[LogEntry]:
         s = state
         log: list[LogEntry] = []
-        who = COLOURS[seat]
+        who = colour(seat)
         if isinstance(action, Plan):
             s.plan[seat][action.space] = action.card
             s.plan_n[seat] += 1
-            log.append(private(f"{who} plans {str(action)[5:]}", seat))
+            line = msg("shogun.log.plans", c=who, a=space(action.space), x=entry(action.card))
+            log.append(private(line, seat))
         elif isinstance(action, Bid):
             s.bid[seat] = action.value
             s.bid_card[seat] = action.province
             s.plan_n[seat] = 11
-            log.append(private(f"{who} bids {str(action)[4:]}", seat))
+            log.append(private(bid_planned(seat, action.value, action.province), seat))
             if all(n == 11 for n in s.plan_n):
                 _end_planning(s, rng, log)
         elif isinstance(action, TakePosition):
             s.positions[action.position] = seat
             s.pos_of[seat] = action.position
             s.chooser_idx += 1
-            log.append(public(f"{who} takes {str(action)[5:]}"))
+            log.append(public(_takes_position(seat, action)))
             _after_position(s, rng, log)
         elif isinstance(action, March):
             if action.target == STAY:
-                log.append(public(f"{who} stays in {NAMES[action.source]}"))
+                log.append(public(msg("shogun.log.stays", c=who, p=province(action.source))))
                 _finish_decision(s, rng, log)
             else:
                 s.pending[3] = action.target
@@ -316,7 +347,7 @@ class Shogun(Game[State, ShogunAction]):
         elif isinstance(action, TakeTop):
             s.last_seen[seat] = sorted(s.draft_up)
             s.draft_drawn = _draw_card(s, rng)
-            log.append(public(f"{who} takes the pile's top card: {NAMES[s.draft_drawn]}"))
+            log.append(public(msg("shogun.log.top_card", c=who, p=province(s.draft_drawn))))
         elif isinstance(action, Draft):
             _apply_draft(s, rng, seat, action, log)
         else:
@@ -475,11 +506,17 @@ def _start_game(s: State, rng: Rng, log: list[LogEntry]) -> None:
     out = s.tower.prime(thrown, rng)
     for o, n in enumerate(out):
         s.supply[o] += n
-    text = f"the tower is primed with {pri.per_player} cubes per player and {pri.peasants} peasants"
     if s.options.show_tower:
         # the counts a careful player keeps (option show_tower); hidden otherwise
-        text += "; out came " + _tower_text(s, out, range(s.players + 1))[7:]
-    log.append(public(text))
+        line = msg(
+            "shogun.log.primed_out",
+            n=pri.per_player,
+            n2=pri.peasants,
+            x=_tower_counts(s, out, range(s.players + 1)),
+        )
+    else:
+        line = msg("shogun.log.primed", n=pri.per_player, n2=pri.peasants)
+    log.append(public(line))
     _start_year(s, rng, log)
 
 
@@ -490,18 +527,9 @@ def _start_year(s: State, rng: Rng, log: list[LogEntry]) -> None:
     s.season_events = []
     s.rice = [0] * s.players
     s.season = 0
-    log.append(
-        public(
-            f"year {s.year} begins; this year's events: "
-            + "; ".join(_event_text(e) for e in s.year_events)
-        )
-    )
+    events = items((event(e) for e in s.year_events), SEMICOLON)
+    log.append(public(msg("shogun.log.year_begins", n=s.year, x=events)))
     _start_season(s, rng, log)
-
-
-def _event_text(ev: int) -> str:
-    """An event's effect for the log (without the note on options)."""
-    return D.events[ev].effect.split(" (")[0]
 
 
 def _start_season(s: State, rng: Rng, log: list[LogEntry]) -> None:
@@ -532,10 +560,13 @@ def _start_season(s: State, rng: Rng, log: list[LogEntry]) -> None:
     s.pending = []
     log.append(
         public(
-            f"year {s.year}, {SEASONS[s.season]}: first actions "
-            + ", ".join(ACTION_TITLES[a] for a in s.action_order)
-            + "; special cards by position: "
-            + ", ".join(D.specials[c].label for c in s.specials)
+            msg(
+                "shogun.log.season_start",
+                n=s.year,
+                s=Term(f"shogun.season.{SEASONS[s.season]}"),
+                x=items(action_card(a) for a in s.action_order),
+                x2=items(special(c) for c in s.specials),
+            )
         )
     )
 
@@ -558,18 +589,20 @@ def _apply_draft(s: State, rng: Rng, seat: int, action: Draft, log: list[LogEntr
     """Rules §2.4: take a card, place a stack there, refill the face-up cards."""
     s.draft_order.pop(0)
     prov = action.province
+    who, where = colour(seat), province(prov)
     if prov == s.draft_drawn:
         s.draft_drawn = -1
-        how = f"{COLOURS[seat]} places {action.stack} in {NAMES[prov]}"
+        how = msg("shogun.log.places", c=who, n=action.stack, p=where)
     else:
         s.last_seen[seat] = sorted(s.draft_up)
         i = s.draft_up.index(prov)
-        how = f"{COLOURS[seat]} drafts {NAMES[prov]} with {action.stack}"
         if _deck_size(s):
             s.draft_up[i] = _draw_card(s, rng)
-            how += f"; {NAMES[s.draft_up[i]]} is turned up"
+            turned = province(s.draft_up[i])
+            how = msg("shogun.log.drafts_turned", c=who, p=where, n=action.stack, p2=turned)
         else:
             s.draft_up.pop(i)
+            how = msg("shogun.log.drafts", c=who, p=where, n=action.stack)
     s.owner[prov] = seat
     s.armies[prov] = action.stack
     s.supply[seat] -= action.stack
@@ -586,13 +619,8 @@ def _apply_draft(s: State, rng: Rng, seat: int, action: Draft, log: list[LogEntr
         # the same two cards as on his previous pick: under the pile, two new ones (rules §2.4)
         s.deck_bottom.extend(s.draft_up)
         s.draft_up = [_draw_card(s, rng), _draw_card(s, rng)]
-        log.append(
-            public(
-                "the two face-up cards go under the pile; "
-                + " and ".join(NAMES[p] for p in s.draft_up)
-                + " are turned up"
-            )
-        )
+        first, second = s.draft_up
+        log.append(public(msg("shogun.log.under_pile", p=province(first), p2=province(second))))
 
 
 # ====================================================================== planning
@@ -637,14 +665,6 @@ def bid_rank(value: int) -> int:
     return 2 * value
 
 
-def _bid_text(value: int, card: int) -> str:
-    if value == PROVINCE_BID:
-        return f"the province card {NAMES[card]}"
-    if value == NO_BID:
-        return "nothing"
-    return str(value)
-
-
 def _end_planning(s: State, rng: Rng, log: list[LogEntry]) -> None:
     """Rules §4.4-4.5: the event, then bids revealed, paid, ranked (ties at random)."""
     s.bids_revealed = True
@@ -652,11 +672,11 @@ def _end_planning(s: State, rng: Rng, log: list[LogEntry]) -> None:
     ev = left[rng.randbelow(len(left))]
     s.season_events.append(ev)
     s.event = ev
-    log.append(public(f"event: {_event_text(ev)}"))
+    log.append(public(msg("shogun.log.event", x=event(ev))))
     if EV[ev] == "theatre_calm" and s.options.no_theatre_event is TheatreEvent.ON_REVEAL:
         for p in range(N):
             if s.bld[p] & THEATRE and s.markers[p]:
-                log.append(public(f"the revolt markers leave {NAMES[p]}"))
+                log.append(public(msg("shogun.log.markers_leave", p=province(p))))
                 _remove_markers(s, p, s.markers[p])
     npl = s.players
     parts = []
@@ -664,21 +684,14 @@ def _end_planning(s: State, rng: Rng, log: list[LogEntry]) -> None:
         v = s.bid[p]
         if 0 <= v <= 4:
             s.money[p] -= min(v, s.money[p])
-        parts.append(f"{COLOURS[p]} {_bid_text(v, s.bid_card[p])}")
+        parts.append(bid_shown(p, v, s.bid_card[p]))
     order = list(range(npl))
     rng.shuffle(order)  # the shuffled daimyo cards break ties (rules §4.5)
     order.sort(key=lambda p: -bid_rank(s.bid[p]))
     s.choosers = order
     s.chooser_idx = 0
     s.phase = POSITION
-    log.append(
-        public(
-            "bids: "
-            + ", ".join(parts)
-            + "; choosing order: "
-            + ", ".join(COLOURS[p] for p in order)
-        )
-    )
+    log.append(public(msg("shogun.log.bids", x=items(parts), x2=items(colour(p) for p in order))))
     _after_position(s, rng, log)
 
 
@@ -691,7 +704,7 @@ def _after_position(s: State, rng: Rng, log: list[LogEntry]) -> None:
         s.positions[pos] = seat
         s.pos_of[seat] = pos
         s.chooser_idx = npl
-        log.append(public(f"{COLOURS[seat]} takes {str(TakePosition(pos, s.specials[pos]))[5:]}"))
+        log.append(public(_takes_position(seat, TakePosition(pos, s.specials[pos]))))
     if s.chooser_idx < npl:
         return
     s.action_idx = 0
@@ -707,6 +720,15 @@ def _special(s: State, seat: int) -> int:
     return s.specials[pos] if pos >= 0 and s.specials else -1
 
 
+def _takes_position(seat: int, action: TakePosition) -> Message:
+    return msg(
+        "shogun.log.takes_position",
+        c=colour(seat),
+        n=action.position + 1,
+        x=special(action.card),
+    )
+
+
 def _run_actions(s: State, rng: Rng, log: list[LogEntry]) -> None:
     """Rules §4.6: every action card in order, every player in turn order; stop at a decision."""
     in_turn = s.options.reveal_action_cards is RevealCards.IN_TURN
@@ -715,13 +737,14 @@ def _run_actions(s: State, rng: Rng, log: list[LogEntry]) -> None:
         if s.revealed_n <= s.action_idx:
             s.revealed_n = s.action_idx + 1
             if not in_turn:
-                shown = [f"{COLOURS[p]} {_card_text(s, p, a)}" for p in s.positions if p >= 0]
-                log.append(public(f"{ACTION_TITLES[a]}: " + ", ".join(shown)))
+                shown = items(_card_shown(s, p, a) for p in s.positions if p >= 0)
+                log.append(public(msg("shogun.log.cards_shown", a=action_card(a), x=shown)))
         while s.pos_idx < 5:
             p = s.positions[s.pos_idx]
             if p >= 0 and s.status[p][a] != DONE:
                 if in_turn:
-                    log.append(public(f"{ACTION_TITLES[a]}: {COLOURS[p]} {_card_text(s, p, a)}"))
+                    shown_one = _card_shown(s, p, a)
+                    log.append(public(msg("shogun.log.cards_shown", a=action_card(a), x=shown_one)))
                 if s.status[p][a] == PENDING and _execute(s, rng, p, a, log):
                     return
             s.pos_idx += 1
@@ -730,17 +753,16 @@ def _run_actions(s: State, rng: Rng, log: list[LogEntry]) -> None:
         if len(s.action_order) < 10:
             rest = [c for c in range(10) if c not in s.action_order]
             s.action_order.append(rest[rng.randbelow(len(rest))])
-            log.append(public(f"the next action card is {ACTION_TITLES[s.action_order[-1]]}"))
+            log.append(public(msg("shogun.log.next_card", a=action_card(s.action_order[-1]))))
     _end_season(s, rng, log)
 
 
-def _card_text(s: State, p: int, a: int) -> str:
+def _card_shown(s: State, p: int, a: int) -> Message:
     """Seat ``p``'s card on action ``a`` as revealed in the log."""
-    e = s.plan[p][a]
-    txt = NAMES[e] if e >= 0 else ("blank" if e == BLANK else "empty")
+    card: Term | Message = entry(s.plan[p][a])
     if s.status[p][a] == CANCELLED:
-        txt += " (cancelled)"
-    return txt
+        card = msg("shogun.log.cancelled", x=card)
+    return pair(p, card)
 
 
 def _finish_decision(s: State, rng: Rng, log: list[LogEntry]) -> None:
@@ -756,49 +778,55 @@ def _execute(s: State, rng: Rng, seat: int, a: int, log: list[LogEntry]) -> bool
     prov = s.plan[seat][a]
     if prov < 0:
         return False
-    who = COLOURS[seat]
-    name = NAMES[prov]
+    who = colour(seat)
+    name = province(prov)
     ev = EV[s.event] if s.event >= 0 else ""
-    special = _special(s, seat)
+    card = _special(s, seat)
     if a <= A_THEATRE:
         bit = BUILDING_BITS[a]
         cost = B_COST[a]
+        what = building(a)
         why = ""
         if s.money[seat] < cost:
-            why = "not enough chests"
+            why = "shogun.log.build_chests"
         elif s.bld[prov] & bit:
-            why = f"{name} already has a {B_NAMES[a]}"
+            why = "shogun.log.build_has"
         elif popcount(s.bld[prov]) >= D.slots[prov]:
-            why = f"{name} has no free building slot"
+            why = "shogun.log.build_slot"
         elif s.bsupply[a] <= 0:
-            why = f"no {B_NAMES[a]} tiles are left"
+            why = "shogun.log.build_tiles"
         if why:
-            log.append(public(f"{who} cannot build a {B_NAMES[a]} in {name}: {why}"))
+            args: dict[str, Term] = {"c": who, "b": what, "p": name}
+            if why in ("shogun.log.build_has", "shogun.log.build_slot"):
+                args["p2"] = name
+            if why in ("shogun.log.build_has", "shogun.log.build_tiles"):
+                args["b2"] = what
+            log.append(public(msg(why, **args)))
             return False
         s.money[seat] -= cost
         s.bld[prov] |= bit
         s.bsupply[a] -= 1
-        log.append(public(f"{who} builds a {B_NAMES[a]} in {name} for {cost}"))
+        log.append(public(msg("shogun.log.builds", c=who, b=what, p=name, n=cost)))
         if a == A_THEATRE and ev == "theatre_calm" and s.markers[prov]:
             mode = s.options.no_theatre_event
             if mode is TheatreEvent.ACTION_ALL:
                 _remove_markers(s, prov, s.markers[prov])
-                log.append(public(f"the revolt markers leave {name}"))
+                log.append(public(msg("shogun.log.markers_leave", p=name)))
             elif mode is TheatreEvent.ACTION_ONE:
                 _remove_markers(s, prov, 1)
-                log.append(public(f"a revolt marker leaves {name}"))
+                log.append(public(msg("shogun.log.marker_leaves", p=name)))
         return False
     if a in (A_RICE, A_TAX):
-        _collect(s, rng, seat, prov, a, ev, special, log)
+        _collect(s, rng, seat, prov, a, ev, card, log)
         return False
     if a in (A_R5, A_R3):
         if a == A_R5:
             n = 5
             if ev == "recruit_shortage":
                 n = 3
-                if special == S_SIX:
+                if card == S_SIX:
                     n = 6 if s.options.six_armies_card is SixArmies.SIX else 4
-            elif special == S_SIX:
+            elif card == S_SIX:
                 n = 6
         else:
             n = 2 if ev == "recruit_shortage" else 3
@@ -818,25 +846,25 @@ def _execute(s: State, rng: Rng, seat: int, a: int, log: list[LogEntry]) -> bool
         s.pending = [seat, BATTLE, prov, -1]
         s.phase = TARGET
         return True
-    log.append(public(f"{who} cannot march from {name}"))
+    log.append(public(msg("shogun.log.cannot_march", c=who, p=name)))
     return False
 
 
 def _recruit(s: State, seat: int, prov: int, n: int, cost: int, log: list[LogEntry]) -> bool:
     """Rules §5: pay and place ``n`` armies (all or nothing, rules §21.1 Q4)."""
-    who = COLOURS[seat]
+    who, where = colour(seat), province(prov)
     if s.money[seat] < cost:
-        log.append(public(f"{who} cannot recruit in {NAMES[prov]}: not enough chests"))
+        log.append(public(msg("shogun.log.recruit_chests", c=who, p=where)))
         return False
     if s.supply[seat] < n:
         if s.options.short_recruit is ShortRecruit.CANCEL or s.supply[seat] == 0:
-            log.append(public(f"{who} cannot recruit in {NAMES[prov]}: too few armies in supply"))
+            log.append(public(msg("shogun.log.recruit_supply", c=who, p=where)))
             return False
         n = s.supply[seat]
     s.money[seat] -= cost
     s.supply[seat] -= n
     s.armies[prov] += n
-    log.append(public(f"{who} recruits {n} in {NAMES[prov]} for {cost}"))
+    log.append(public(msg("shogun.log.recruits", c=who, n=n, p=where, n2=cost)))
     return True
 
 
@@ -844,7 +872,7 @@ def _collect(
     s: State, rng: Rng, seat: int, prov: int, a: int, ev: str, special: int, log: list[LogEntry]
 ) -> None:
     """Rules §5, §7, §10.1: collect rice or taxes, then the revolt check."""
-    who = COLOURS[seat]
+    who, where = colour(seat), province(prov)
     if a == A_RICE:
         v = D.rice[prov]
         if ev == "rice_min_4":
@@ -854,7 +882,7 @@ def _collect(
         if special == S_RICE:
             v += 1
         s.rice[seat] += v
-        log.append(public(f"{who} collects {v} rice in {NAMES[prov]}"))
+        log.append(public(msg("shogun.log.collects_rice", c=who, n=v, p=where)))
     else:
         v = D.tax[prov]
         if ev == "tax_min_6":
@@ -864,7 +892,7 @@ def _collect(
         if special == S_CHEST:
             v += 1
         s.money[seat] += v
-        log.append(public(f"{who} collects {v} chests in {NAMES[prov]}"))
+        log.append(public(msg("shogun.log.collects_chests", c=who, n=v, p=where)))
     if s.markers[prov] == 0:
         _add_marker(s, prov)
         return
@@ -912,32 +940,48 @@ def _march_options(s: State) -> list[March]:
     return opts
 
 
-def _tower_text(s: State, out: list[int], parties: Sequence[int]) -> str:
-    parts = []
-    for o in parties:
-        parts.append(f"{'peasants' if o == s.players else COLOURS[o]} {out[o]}")
-    return "tower: " + ", ".join(parts)
+def _tower_counts(s: State, out: list[int], parties: Sequence[int]) -> Items:
+    """What came out of the tower for each party: ``Red 3, peasants 1``."""
+    return items(
+        msg("shogun.log.pair", c=Term("shogun.term.peasants"), x=out[o])
+        if o == s.players
+        else pair(o, out[o])
+        for o in parties
+    )
+
+
+def _tower(s: State, out: list[int], parties: Sequence[int]) -> Message:
+    return msg("shogun.log.tower", x=_tower_counts(s, out, parties))
+
+
+def _fight(head: Message, tower: Message, result: Message) -> Message:
+    """A battle or revolt line: who throws what, the tower's answer, the result."""
+    return msg("shogun.log.fight", head=head, tower=tower, result=result)
+
+
+def _noted(head: Message, notes: list[Term | Message]) -> Message:
+    """``head`` with the extra cubes thrown in, if any: ``... with 3 (+1 attack card)``."""
+    return msg("shogun.log.noted", head=head, notes=items(notes)) if notes else head
 
 
 def _march(s: State, rng: Rng, seat: int, src: int, dst: int, n: int, log: list[LogEntry]) -> None:
     """Move ``n`` armies; a battle follows if ``dst`` is not the mover's (rules §5, §9)."""
-    who = COLOURS[seat]
+    who, target = colour(seat), province(dst)
     d = s.owner[dst]
     if d == seat:
         s.armies[src] -= n
         s.armies[dst] += n
-        log.append(public(f"{who} moves {n} from {NAMES[src]} to {NAMES[dst]}"))
+        log.append(public(msg("shogun.log.moves", c=who, n=n, p=province(src), p2=target)))
         return
     s.armies[src] -= n
     npl = s.players
     thrown = [0] * (npl + 1)
     thrown[seat] = n
-    extra = ""
+    head = msg("shogun.log.attacks", c=who, p=target, p2=province(src), n=n)
     if _special(s, seat) == S_ATTACK and s.supply[seat] > 0:
         s.supply[seat] -= 1
         thrown[seat] += 1
-        extra = " (+1 attack card)"
-    head = f"{who} attacks {NAMES[dst]} from {NAMES[src]} with {n}{extra}"
+        head = _noted(head, [Term("shogun.term.plus_attack_card")])
     if d < 0:
         peas = 2 if s.event >= 0 and EV[s.event] == "two_peasants" else 1
         peas = min(peas, s.supply[npl])
@@ -947,41 +991,41 @@ def _march(s: State, rng: Rng, seat: int, src: int, dst: int, n: int, log: list[
         a, g = out[seat], out[npl]
         _to_tray(s, out, (seat, npl))
         s.supply[npl] += g
-        tower = _tower_text(s, out, (seat, npl))
+        tower = _tower(s, out, (seat, npl))
         if a > g:
             s.owner[dst] = seat
             s.armies[dst] = a - g
             s.supply[seat] += g
-            log.append(public(f"{head}; {tower}; {who} takes {NAMES[dst]} with {a - g}"))
+            result = msg("shogun.log.takes", c=who, p=target, n=a - g)
         else:
             s.supply[seat] += a
-            log.append(public(f"{head}; {tower}; {NAMES[dst]} stays neutral"))
+            result = msg("shogun.log.stays_neutral", p=target)
+        log.append(public(_fight(head, tower, result)))
         return
-    loser = COLOURS[d]
+    loser = colour(d)
     thrown[d] = s.armies[dst]
     s.armies[dst] = 0
-    notes = []
+    notes: list[Term | Message] = []
     if _special(s, d) == S_DEFENCE and s.supply[d] > 0:
         s.supply[d] -= 1
         thrown[d] += 1
-        notes.append(f"+1 {loser} defence card")
+        notes.append(msg("shogun.log.plus_defence_of", c=loser))
     if s.event >= 0 and EV[s.event] == "castle_defence" and s.bld[dst] & CASTLE and s.supply[d] > 0:
         s.supply[d] -= 1
         thrown[d] += 1
-        notes.append(f"+1 {loser} castle")
-    if notes:
-        head += " (" + ", ".join(notes) + ")"
+        notes.append(msg("shogun.log.plus_castle_of", c=loser))
+    head = _noted(head, notes)
     out = s.tower.throw(thrown, rng)
     a, b, g = out[seat], out[d], out[npl]
     if _peasants_help(s, dst):
         s.supply[npl] += g
         allies = g
         _to_tray(s, out, (seat, d, npl))
-        tower = _tower_text(s, out, (seat, d, npl))
+        tower = _tower(s, out, (seat, d, npl))
     else:
         allies = 0
         _to_tray(s, out, (seat, d))
-        tower = _tower_text(s, out, (seat, d))
+        tower = _tower(s, out, (seat, d))
     total = b + allies
     if a > total:
         s.supply[seat] += total
@@ -989,18 +1033,20 @@ def _march(s: State, rng: Rng, seat: int, src: int, dst: int, n: int, log: list[
         _lose_province(s, dst)
         s.owner[dst] = seat
         s.armies[dst] = a - total
-        log.append(public(f"{head}; {tower}; {who} takes {NAMES[dst]} with {a - total}"))
+        result = msg("shogun.log.takes", c=who, p=target, n=a - total)
+        log.append(public(_fight(head, tower, result)))
     elif total > a and b > 0:
         own_loss = max(0, a - allies)
         s.armies[dst] = b - own_loss
         s.supply[d] += own_loss
         s.supply[seat] += a
-        log.append(public(f"{head}; {tower}; {loser} holds {NAMES[dst]} with {b - own_loss}"))
+        result = msg("shogun.log.holds", c=loser, p=target, n=b - own_loss)
+        log.append(public(_fight(head, tower, result)))
     else:
         s.supply[seat] += a
         s.supply[d] += b
-        why = "only peasants beat the attack: a tie" if total > a else "a tie"
-        log.append(public(f"{head}; {tower}; {why}, {NAMES[dst]} is devastated"))
+        why = "shogun.log.peasant_tie" if total > a else "shogun.log.tie"
+        log.append(public(_fight(head, tower, msg(why, p=target))))
         _devastate(s, dst)
 
 
@@ -1051,18 +1097,18 @@ def _revolt(
 ) -> bool:
     """A peasant revolt (rules §9.2, §10): True if the owner crushes it."""
     npl = s.players
-    who = COLOURS[seat]
+    who = colour(seat)
     thrown = [0] * (npl + 1)
     peas = min(peasants, s.supply[npl])
     s.supply[npl] -= peas
     thrown[npl] = peas
     thrown[seat] = s.armies[prov]
     s.armies[prov] = 0
-    notes = []
+    notes: list[Term | Message] = []
     if s.options.defence_card_in_revolts and _special(s, seat) == S_DEFENCE and s.supply[seat]:
         s.supply[seat] -= 1
         thrown[seat] += 1
-        notes.append("+1 defence card")
+        notes.append(Term("shogun.term.plus_defence_card"))
     if (
         s.options.castle_event_in_revolts
         and s.event >= 0
@@ -1072,24 +1118,23 @@ def _revolt(
     ):
         s.supply[seat] -= 1
         thrown[seat] += 1
-        notes.append("+1 castle")
+        notes.append(Term("shogun.term.plus_castle"))
     out = s.tower.throw(thrown, rng)
     a, g = out[seat], out[npl]
     _to_tray(s, out, (seat, npl))
     s.supply[npl] += g
-    kind = "hunger revolt" if winter else "revolt"
-    head = f"{kind} in {who}'s {NAMES[prov]}: {peas} peasants against {thrown[seat]}"
-    if notes:
-        head += " (" + ", ".join(notes) + ")"
-    tower = _tower_text(s, out, (seat, npl))
+    kind = "shogun.log.hunger_revolt" if winter else "shogun.log.revolt"
+    where = province(prov)
+    head = _noted(msg(kind, c=who, p=where, n=peas, n2=thrown[seat]), notes)
+    tower = _tower(s, out, (seat, npl))
     if g >= a:
         s.supply[seat] += a
-        log.append(public(f"{head}; {tower}; the peasants win, {NAMES[prov]} is devastated"))
+        log.append(public(_fight(head, tower, msg("shogun.log.peasants_win", p=where))))
         _devastate(s, prov)
         return False
     s.armies[prov] = a - g
     s.supply[seat] += g
-    log.append(public(f"{head}; {tower}; {who} crushes it and keeps {a - g}"))
+    log.append(public(_fight(head, tower, msg("shogun.log.crushes", c=who, n=a - g))))
     return True
 
 
@@ -1124,12 +1169,8 @@ def _start_winter(s: State, rng: Rng, log: list[LogEntry]) -> None:
     s.season_events.extend(last)
     for p in range(s.players):
         s.rice[p] = max(0, s.rice[p] - loss)
-    log.append(
-        public(
-            f"winter of year {s.year}: the last event card costs everyone {loss} rice; rice now "
-            + ", ".join(f"{COLOURS[p]} {s.rice[p]}" for p in range(s.players))
-        )
-    )
+    rice = items(pair(p, s.rice[p]) for p in range(s.players))
+    log.append(public(msg("shogun.log.winter", n=s.year, n2=loss, x=rice)))
     s.winter_queue = list(s.autumn_order) if s.autumn_order else list(range(s.players))
     s.revolt_left = []
     s.revolt_bonus = -1
@@ -1154,9 +1195,13 @@ def _run_winter(s: State, rng: Rng, log: list[LogEntry]) -> None:
             s.revolt_bonus = bonus
             log.append(
                 public(
-                    f"{COLOURS[seat]} is {short} rice short: hunger revolts in "
-                    + ", ".join(NAMES[p] for p in s.revolt_left)
-                    + f" (+{bonus} peasants each)"
+                    msg(
+                        "shogun.log.short",
+                        c=colour(seat),
+                        n=short,
+                        x=items(province(p) for p in s.revolt_left),
+                        n2=bonus,
+                    )
                 )
             )
         if len(s.revolt_left) > 1:
@@ -1173,8 +1218,8 @@ def _hunger_revolt(s: State, rng: Rng, seat: int, prov: int, log: list[LogEntry]
     _revolt(s, rng, seat, prov, s.revolt_bonus + s.markers[prov], True, log)
 
 
-def score_year(s: State) -> tuple[list[int], list[str]]:
-    """Rules §11.3: points per seat this winter and a line per seat explaining them."""
+def score_year(s: State) -> tuple[list[int], list[Message]]:
+    """Rules §11.3: points per seat this winter and a message per seat explaining them."""
     npl = s.players
     pts = [0] * npl
     prov_n = [0] * npl
@@ -1203,8 +1248,7 @@ def score_year(s: State) -> tuple[list[int], list[str]]:
     for o in range(npl):
         pts[o] = prov_n[o] + bld_n[o] + maj[o]
         lines.append(
-            f"{COLOURS[o]} {pts[o]} ({prov_n[o]} provinces, {bld_n[o]} buildings, "
-            f"{maj[o]} for majorities)"
+            msg("shogun.log.score", c=colour(o), n=pts[o], n2=prov_n[o], n3=bld_n[o], n4=maj[o])
         )
     return pts, lines
 
@@ -1213,7 +1257,7 @@ def _score_winter(s: State, rng: Rng, log: list[LogEntry]) -> None:
     pts, lines = score_year(s)
     for o in range(s.players):
         s.vp[o] += pts[o]
-    log.append(public(f"scoring, year {s.year}: " + "; ".join(lines)))
+    log.append(public(msg("shogun.log.scoring", n=s.year, x=items(lines, SEMICOLON))))
     for p in range(N):
         if s.markers[p]:
             _remove_markers(s, p, s.markers[p])
@@ -1223,11 +1267,8 @@ def _score_winter(s: State, rng: Rng, log: list[LogEntry]) -> None:
     if s.year >= s.options.years:
         s.phase = OVER
         s.final_scores = s.vp.copy()
-        log.append(
-            public(
-                "the game ends: " + ", ".join(f"{COLOURS[o]} {s.vp[o]}" for o in range(s.players))
-            )
-        )
+        scores = items(pair(o, s.vp[o]) for o in range(s.players))
+        log.append(public(msg("shogun.log.game_ends", x=scores)))
         return
     s.year += 1
     _start_year(s, rng, log)

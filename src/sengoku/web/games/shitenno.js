@@ -3,8 +3,7 @@
 // Every choice is derived from message.legal and nothing else: the renderer never offers an
 // action the server did not list, and every listed action gets exactly one control.
 import { h, s, useStylesheet } from "../dom.js";
-import { entries, t } from "../i18n.js";
-import { catalogTranslator } from "../logtext.js";
+import { t } from "../i18n.js";
 
 useStylesheet("/web/games/shitenno.css");
 
@@ -16,8 +15,6 @@ const TROOPS = ["Bushi", "Samurai", "Shinobi", "Sohei"];
 const CODES = ["Bu", "Sa", "Sh", "So"];
 const RANKS = ["Daimyo", "Shomyo", "Sensei", "Hatamoto"];
 const EFFECTS = ["exchange", "plus_one", "draw"];
-const EFFECT_WORDS = ["Exchange", "+1", "Draw"]; // the engine's words for the effects
-const PROVINCES = ["Chugoku", "Chubu", "Hokkaido", "Kyushu", "Tohoku", "Shikoku", "Kansai", "Kanto"];
 const EVEN_PHASES = ["build", "offer", "last"];
 /** Troop-card kinds as the engine numbers them: the 4 singles, then the 10 pairs. */
 const KIND_UNITS = [[0], [1], [2], [3]];
@@ -695,8 +692,6 @@ export function createRenderer(ctx) {
       }
       if (message.legal?.length) focus.after = null;
     },
-    translateLog: catalogTranslator("shitenno.log.", logWords),
-    translateAction: catalogTranslator("shitenno.act.", logWords), // a replay names each move by it
   };
 }
 
@@ -725,21 +720,4 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`shitenno.colou
       h("span", { class: "sh-final-prov" }, tr(`shitenno.province.${p.name}`)),
       leaders[i].leader === null ? h("span", { class: "sh-none" }, tr("shitenno.final.nobody"))
         : [seatChip(leaders[i].leader), h("small", {}, tr("shitenno.final.weight", { n: leaders[i].weight[leaders[i].leader] }))]))));
-}
-
-// -- the log ----------------------------------------------------------------------------------
-// The engine writes English; the catalog's "shitenno.log.*" templates (and "shitenno.act.*" for
-// the actions' notation, which a replay shows) are that English with typed
-// placeholders (../logtext.js): c colour, p province, a title, k troop code, e effect, n number,
-// x free text whose known terms ("shitenno.term.*", colours, titles...) are translated one by one.
-
-function logWords() {
-  const words = (keys, key) => new Map(keys.map(k => [k, t(key(k))]));
-  const c = words(COLOURS, k => `shitenno.colour.${k}`);
-  const p = words(PROVINCES, k => `shitenno.province.${k}`);
-  const a = words(RANKS, k => `shitenno.rank.${k}`);
-  const k = new Map(CODES.map((code, i) => [code, t(`shitenno.troop.${TROOPS[i]}`)]));
-  const e = new Map(EFFECTS.map((effect, i) => [EFFECT_WORDS[i], t(`shitenno.effect.${effect}`)]));
-  const terms = entries("shitenno.term.").map(([, en, tr]) => [en, tr]);
-  return { c, p, a, k, e, x: new Map([...c, ...p, ...a, ...e, ...terms]) };
 }

@@ -3,8 +3,7 @@
 // Every choice offered comes from the seat's legal actions; the plan composer mirrors the
 // engine's planning rule (shogun.md §4.3) so a whole plan can be set before it is sent.
 import { h, s, useStylesheet } from "../dom.js";
-import { entries, t, tOr } from "../i18n.js";
-import { catalogTranslator } from "../logtext.js";
+import { t, tOr } from "../i18n.js";
 import { actionButtons } from "./generic.js";
 
 useStylesheet("/web/games/shogun.css");
@@ -352,14 +351,15 @@ export function createRenderer(ctx) {
       h("p", { class: "hint" }, t("shogun.regions.hint")));
   }
 
-  /** The last winter's report (rice, hunger revolts, scoring), from the log. */
+  /** The last winter's report (rice, hunger revolts, scoring), from the log: the lines from
+   *  the last "shogun.log.winter" message to the next year's "shogun.log.year_begins". */
   function winterCard() {
-    const log = ctx.log().map(line => (typeof line === "string" ? line : "")); // plain lines only until its log is messages
-    const start = log.findLastIndex(line => line.startsWith("winter of year"));
+    const log = ctx.log();
+    const start = log.findLastIndex(line => line?.key === "shogun.log.winter");
     if (start < 0) return null;
-    const end = log.findIndex((line, i) => i > start && line.startsWith("year ") && line.includes(" begins"));
+    const end = log.findIndex((line, i) => i > start && line?.key === "shogun.log.year_begins");
     const lines = log.slice(start, end < 0 ? undefined : end);
-    const year = lines[0].match(/\d+/)?.[0] ?? "";
+    const year = log[start].args.n;
     return h("details", { class: "winter", open: opened(`winter-${year}`, current.view.season === "spring" && current.view.phase === "plan"), ontoggle: remember(`winter-${year}`) },
       h("summary", {}, t("shogun.winter.title", { year })),
       h("ul", {}, ...lines.map(line => h("li", {}, ctx.say(line)))));
@@ -587,27 +587,7 @@ export function createRenderer(ctx) {
       planning ? h("p", { class: "hint" }, t("shogun.plan_secret")) : null);
   }
 
-  // -- the log and the replay's moves in the reader's language (see ../logtext.js) -----------
-  function words() {
-    const map = pairs => new Map(pairs);
-    const c = map(COLOUR_KEYS.map(k => [k, t(`shogun.colour.${k}`)]));
-    const p = map(data.provinces.map((prov, i) => [prov.name, provinceName(data, i)]));
-    // inside a sentence an action's name is written as the engine does, in lower case
-    const lower = text => text.charAt(0).toLocaleLowerCase(ctx.language()) + text.slice(1);
-    const a = map(data.actions.flatMap(x => [[x.title, lower(t(`shogun.action.${x.id}`))], [x.short, lower(t(`shogun.action.${x.id}`))]]));
-    const b = map([["castle", t("shogun.building.one.castle")], ["temple", t("shogun.building.one.temple")], ["No theatre", t("shogun.building.one.theatre")]]);
-    const s = map(["spring", "summer", "autumn", "winter"].map(x => [x, t(`shogun.season.${x}`)]));
-    const x = new Map([...c, ...p, ...a, ...b, ...s,
-      ...data.specials.map(card => [card.label, t(`shogun.special.${card.kind}`)]),
-      ...data.events.map(ev => [ev.effect.split(" (")[0], t(`shogun.event.${ev.kind}`)]),
-      ...entries("shogun.term.").map(([, en, tr]) => [en, tr])]);
-    return { c, p, a, b, s, x };
-  }
-  return {
-    update,
-    translateLog: catalogTranslator("shogun.log.", words),
-    translateAction: catalogTranslator("shogun.act.", words), // a replay names each move by it
-  };
+  return { update };
 }
 
 function popcount(bits) { return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1); }
