@@ -179,3 +179,17 @@ def test_the_log_renders_in_each_language() -> None:
         "收入：鲤 5、莲 7、龟 6",  # noqa: RUF001 (Chinese punctuation)
         "inkomen: Koi 5, Lotus 7, Schildpad 6",
     ]
+
+
+def test_the_choices_templates_use_the_letters_the_buttons_have_words_for() -> None:
+    """A legal action reaches the browser as notation only, so its button reads it through the
+    ``rising_sun.act.*`` templates (web/logtext.js); rising_sun.js has words for the letters
+    c, p, k, m, d, a, f (n: a number), and a template with another letter would match anything.
+    """
+    letters = {
+        name[0]
+        for key, text in raw("en").items()
+        if key.startswith("rising_sun.act.")
+        for name in PLACEHOLDER.findall(text)
+    }
+    assert letters <= set("cpkmdafn")
