@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import sengoku
-from sengoku.core import Match, Rng
+from sengoku.core import LogEntry, Match, Rng, render
 from sengoku.games.rising_sun import figures, mandates
 from sengoku.games.rising_sun.data import load_data
 from sengoku.games.rising_sun.engine import push, run
+from sengoku.games.rising_sun.rules import RisingSun
 from sengoku.games.rising_sun.state import (
     BUSHI,
     DAIMYO,
@@ -30,6 +31,16 @@ KAMI = D.kami_index
 CLANS = [c.name for c in D.clans]
 MANDATE = {name: i for i, name in enumerate(D.game.mandates.names)}
 KINDS = {"Daimyo": DAIMYO, "Shinto": SHINTO, "Bushi": BUSHI, "Stronghold": STRONGHOLD}
+
+
+def text(entry: LogEntry) -> str:
+    """A log entry's English, as ``Match.log`` renders it."""
+    return render(entry.message, RisingSun.catalog)
+
+
+def public_text(log: list[LogEntry]) -> list[str]:
+    """The English of the public entries of ``log``."""
+    return [text(e) for e in log if e.seats is None]
 
 
 def table(
@@ -163,12 +174,12 @@ def select(m: Match, clan: str, mandate: str) -> list[str]:
     Returns the new public log lines."""
     s = m.state
     s.holder = seat(m, clan)
-    log: list[Any] = []
+    log: list[LogEntry] = []
     mandates.select(s, seat(m, clan), MANDATE[mandate], log)
     run(s, Rng(0), log)
     m._log.extend(log)
     refresh(m)
-    return [e.text for e in log if e.seats is None]
+    return public_text(log)
 
 
 def war_in(m: Match, *provinces: str) -> list[str]:
@@ -177,12 +188,12 @@ def war_in(m: Match, *provinces: str) -> list[str]:
     s.phase = WAR
     s.war = [P[p] for p in provinces]
     s.war_next = 0
-    log: list[Any] = []
+    log: list[LogEntry] = []
     push(s, (T_WAR_PROVINCE,))
     run(s, Rng(0), log)
     m._log.extend(log)
     refresh(m)
-    return [e.text for e in log if e.seats is None]
+    return public_text(log)
 
 
 def act(m: Match, clan: str, *notations: str) -> list[str]:
@@ -215,12 +226,12 @@ def has(m: Match, clan: str) -> dict[str, int]:
 def run_task(m: Match, *task: tuple[int, ...]) -> list[str]:
     """Push these engine tasks and run until a decision; returns the public log lines."""
     s = m.state
-    log: list[Any] = []
+    log: list[LogEntry] = []
     push(s, *task)
     run(s, Rng(0), log)
     m._log.extend(log)
     refresh(m)
-    return [e.text for e in log if e.seats is None]
+    return public_text(log)
 
 
 def kami_turn(m: Match) -> list[str]:

@@ -182,8 +182,8 @@ def test_respect_takes_one_more_hostage() -> None:
     act(m, "Koi", "decline seppuku", "take Lotus's Bushi hostage")
     assert legal(m, "Koi") == ["take Lotus's Bushi hostage", "take no hostage"]
     out = act(m, "Koi", "take Lotus's Bushi hostage")
-    assert "Koi takes Lotus's Bushi hostage from Kyoto" in out
-    assert m.log(None).count("Koi takes Lotus's Bushi hostage from Kyoto") == 2
+    assert "Koi takes Lotus's Bushi hostage from Kyōto" in out
+    assert m.log(None).count("Koi takes Lotus's Bushi hostage from Kyōto") == 2
 
 
 def test_way_of_bushido_pays_per_different_virtue() -> None:
@@ -354,7 +354,7 @@ def test_oni_of_souls_scores_a_battle_won_with_it() -> None:
         bid(m, "Lotus", 0, 1, 0, 0)
         act(m, "Koi", "decline seppuku")
         out = act(m, "Lotus", "take Koi's Oni of Souls hostage")
-        assert "Koi wins the Battle of Kyoto with 3 Force (Lotus 1)" in out
+        assert "Koi wins the Battle of Kyōto with 3 Force (Lotus 1)" in out
         assert vp(m, "Koi") == souls + 1  # and the Poets: 1 killed (Koi had no VP to steal)
         assert ("Koi gains 4 VP for winning with Oni of Souls" in out) == bool(souls)
     m = table(season_set="teapot")
@@ -457,7 +457,7 @@ def test_path_of_the_ninja_kills_any_bushi_after_a_summon_and_costs_honor() -> N
         "kill nothing",
     ]
     out = act(m, "Koi", "kill Turtle's Bushi in Kyushu")
-    assert out[0] == "Koi's Ninja strikes: Turtle's Bushi killed in Kyushu"
+    assert out[0] == "Koi's Ninja strikes: Turtle's Bushi killed in Kyūshū"
     assert m.state.honor[:2] == [seat(m, "Lotus"), seat(m, "Koi")]
 
 

@@ -181,7 +181,7 @@ def test_koi_eddies_in_the_stream() -> None:
     act(m, "Lotus", "decline seppuku")
     out = act(m, "Koi", "take no hostage")
     assert "Koi wins Hire Ronin with 1 Coin (Lotus 0): +3 Force" in out
-    assert "Koi wins the Battle of Kyoto with 4 Force (Lotus 3)" in out
+    assert "Koi wins the Battle of Kyōto with 4 Force (Lotus 3)" in out
 
 
 def test_lotus_dictates_the_flow() -> None:

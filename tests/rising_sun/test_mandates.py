@@ -225,7 +225,7 @@ def test_the_harvest_example() -> None:
     lines = select(m, "Dragonfly", "Harvest")
     assert has(m, "Dragonfly") == {"vp": 1 + 3 + 4, "coins": 1 + 1, "ronin": 1}
     assert has(m, "Koi") == {"vp": 0, "coins": 1, "ronin": 0}  # everyone takes 1 Coin
-    assert "Dragonfly harvests Kyoto, Kansai, Nagato: 8 VP, 1 Coin, 1 Ronin" in lines
+    assert "Dragonfly harvests Kyōto, Kansai, Nagato: 8 VP, 1 Coin, 1 Ronin" in lines
 
 
 def test_harvest_bonus_goes_to_the_ally_too() -> None:

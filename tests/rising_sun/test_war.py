@@ -26,6 +26,7 @@ from .helpers import (
     seat,
     start_war,
     table,
+    text,
     to_act,
     vp,
     war_in,
@@ -159,10 +160,10 @@ def test_a_province_with_one_clan_or_two_allies_has_no_battle() -> None:
     ally(m, "Lotus", "Turtle")
     put(m, "Koi", "Stronghold", "Oshu")  # a Stronghold that is not Turtle's has no Force
     lines = war_in(m, "Oshu", "Edo", "Kyoto")
-    assert lines[0] == "War 1 in Oshu: no clan has Force there; the token is discarded"
+    assert lines[0] == "War 1 in Ōshū: no clan has Force there; the token is discarded"
     assert "Koi takes the War Province token of Edo unopposed" in lines
-    assert "War 3 in Kyoto: the allies Lotus and Turtle do not fight" in lines
-    assert "Lotus takes the War Province token of Kyoto with more Force (1)" in lines
+    assert "War 3 in Kyōto: the allies Lotus and Turtle do not fight" in lines
+    assert "Lotus takes the War Province token of Kyōto with more Force (1)" in lines
     assert m.to_act() == []
     m2 = table()
     for clan in ("Koi", "Lotus", "Turtle"):
@@ -185,7 +186,7 @@ def test_start_of_war_upgrades_fire_once_in_honor_order_and_koi_converts_ronin()
     log: list[Any] = []
     push(m.state, (T_WAR_START,))
     run(m.state, Rng(0), log)
-    texts = [e.text for e in log]
+    texts = [text(e) for e in log]
     assert texts[1] == "Turtle takes 3 Coins (Way of the Shogun)"
     assert texts[2:5] == [
         "Koi takes 2 Ronin (Way of the Ronin)",
@@ -243,13 +244,13 @@ def test_zero_bids_go_to_honor_by_default_and_to_nobody_with_the_option() -> Non
             assert "Lotus wins Seppuku with 0 Coins (Dragonfly 0)" in out
             assert legal(m, "Lotus") == ["commit seppuku", "decline seppuku"]
             out = act(m, "Lotus", "commit seppuku", "take Dragonfly's Bushi hostage")
-            assert "Dragonfly wins the Battle of Kyoto with 1 Force (Lotus 0)" in out
+            assert "Dragonfly wins the Battle of Kyōto with 1 Force (Lotus 0)" in out
             # 1 for Seppuku, none stolen (Dragonfly has 0 VP), 1 from the Poets (0-0: Honor)
             assert vp(m, "Lotus") == 1 + 1
             assert vp(m, "Dragonfly") == 0
         else:
             assert "nobody wins Seppuku: every bid was 0" in out
-            assert "Dragonfly wins the Battle of Kyoto with 2 Force (Lotus 1)" in out
+            assert "Dragonfly wins the Battle of Kyōto with 2 Force (Lotus 1)" in out
             assert vp(m, "Lotus") == 0 and vp(m, "Dragonfly") == 0
 
 
@@ -265,7 +266,7 @@ def test_nobody_with_force_left_the_highest_honor_wins() -> None:
     bid(m, "Koi", 0, 0, 0, 0)
     bid(m, "Lotus", 1, 1, 0, 0)
     out = act(m, "Lotus", "commit seppuku", "take Koi's Bushi hostage")
-    assert "Lotus wins the Battle of Kyoto with 0 Force (Koi 0)" in out
+    assert "Lotus wins the Battle of Kyōto with 0 Force (Koi 0)" in out
     assert m.state.tokens[seat(m, "Lotus")] == [3]
 
 

@@ -210,7 +210,7 @@ def test_lotus_face_down_mandate_never_travels_to_the_others(server: Server) -> 
             c.close()
     (koi_a, lotus_a, watch_a), (koi_b, lotus_b, watch_b) = runs
     assert lotus_a != lotus_b  # Lotus kept different tiles, and sees which
-    assert "announces Harvest" in json.dumps(watch_a)
+    assert "rising_sun.log.announces_harvest" in json.dumps(watch_a)  # the log is messages
     assert koi_a == koi_b
     assert watch_a == watch_b
 

@@ -1,7 +1,8 @@
 """Rising Sun's actions: one small ``NamedTuple`` type per kind of decision.
 
 Players are named by their clan in actions (``clan`` fields hold clan numbers), so that the
-notation reads as the table speaks: ``str(action)`` is the text of logs, records and prompts.
+notation reads as the table speaks: ``str(action)`` is the text of records and prompts, and
+:func:`describe` the message a person reads it as (in any language, from the catalogs).
 
 >>> from .state import BUSHI, MONSTER_BASE, SHINTO
 >>> str(Give(ALLIANCE, 2)), str(Answer(True, 0)), str(Give(COIN, 4))
@@ -10,22 +11,30 @@ notation reads as the table speaks: ``str(action)`` is the text of logs, records
 ('keep Recruit', 'summon Shinto in Nagato to Hachiman', 'move Bushi from Kansai to Nagato')
 >>> str(Replace(2, MONSTER_BASE + 1, 5, MONSTER_BASE + 0)), str(Bid(TAKE_HOSTAGE_BID, 3))
 ("replace Turtle's Oni of Skulls in Nagato with Komainu", 'bid 3 on Take Hostage')
+>>> from sengoku.core import render
+>>> from sengoku.games.catalog import catalog
+>>> render(describe(Move(BUSHI, 4, 0)), catalog("rising_sun", "nl"))
+'verplaats bushi van Kansai naar Hokkaidō'
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .data import load_data
-from .state import KIND_NAMES, MONSTER_BASE
+from sengoku.core import Message
+from sengoku.core.messages import Arg
 
-_D = load_data()
-CLAN_NAMES = tuple(c.name for c in _D.clans)
-PROVINCE_NAMES = _D.province_names
-KAMI_NAMES = tuple(k.name for k in _D.kami)
-MANDATE_NAMES = tuple(_D.game.mandates.names)
-ADVANTAGE_NAMES = tuple(_D.game.advantages.names)
-CARD_NAMES = tuple(c.name for c in _D.cards)
+from . import terms
+from .state import KIND_NAMES, MONSTER_BASE
+from .terms import act, advantage, card, clan, figure, kami, mandate, province
+
+CLAN_NAMES = terms.CLAN_NAMES
+PROVINCE_NAMES = terms.PROVINCE_NAMES
+KAMI_NAMES = terms.KAMI_NAMES
+MANDATE_NAMES = terms.MANDATE_NAMES
+ADVANTAGE_NAMES = terms.ADVANTAGE_NAMES
+CARD_NAMES = terms.CARD_NAMES
+
 TAKE_HOSTAGE_BID = 1
 
 # purposes of a Give
@@ -38,6 +47,8 @@ _GIVE = (
     "give 1 spent coin to {}",
     "give the odd coin to {}",
 )
+#: the description of a Give, by purpose (rising_sun.act.<key>)
+_GIVE_KEYS = ("give_coin", "give_ronin", "offer_alliance", "offer_coin", "give_spent", "give_odd")
 #: a location in an action: a province 0..7, or AT_KAMI + kami for a shrine
 AT_KAMI = 20
 
@@ -215,6 +226,16 @@ class Choice(NamedTuple):
         return self.label
 
 
+#: the description of every Choice, by its label (filled by :func:`choice`)
+CHOICES: dict[str, Message] = {}
+
+
+def choice(label: str, key: str, **args: Arg) -> Choice:
+    """A :class:`Choice` whose description is ``rising_sun.act.<key>`` with ``args``."""
+    CHOICES[label] = act(key, **args)
+    return Choice(label)
+
+
 RisingSunAction = (
     ChooseClan
     | Give
@@ -268,3 +289,50 @@ for _kind in (
     _kind.__eq__ = _same  # type: ignore[method-assign]
     _kind.__ne__ = _differ  # type: ignore[method-assign,assignment]
     _kind.__hash__ = _hash  # type: ignore[method-assign]
+
+
+def _where(where: int, key: str, **args: Arg) -> Message:
+    """A description naming a province (``key``) or a shrine (``key`` + ``_shrine``)."""
+    if where >= AT_KAMI:
+        return act(f"{key}_shrine", k=kami(where - AT_KAMI), **args)
+    return act(key, p=province(where), **args)
+
+
+def describe(action: RisingSunAction) -> Message:
+    """How a person reads ``action``: a message of the catalog's ``rising_sun.act.*``."""
+    if isinstance(action, ChooseClan):
+        return act("choose", c=clan(action.clan))
+    if isinstance(action, Give):
+        return act(_GIVE_KEYS[action.purpose], c=clan(action.clan))
+    if isinstance(action, Answer):
+        key = "accept_alliance" if action.accept else "refuse_alliance"
+        return act(key, c=clan(action.clan))
+    if isinstance(action, Keep):
+        return act("keep", m=mandate(action.mandate))
+    if isinstance(action, Announce):
+        return act("announce", m=mandate(action.mandate))
+    if isinstance(action, Summon):
+        f, p = figure(action.what), province(action.province)
+        if action.kami < 0:
+            return act("summon", f=f, p=p)
+        return act("summon_climb", f=f, p=p, k=kami(action.kami))
+    if isinstance(action, Place):
+        return _where(action.where, "place", f=figure(action.what))
+    if isinstance(action, Move):
+        f = figure(action.what)
+        return act("move", f=f, p=province(action.src), p2=province(action.dst))
+    if isinstance(action, Build):
+        return act("build", p=province(action.province))
+    if isinstance(action, Buy):
+        return act("buy", d=card(action.card))
+    if isinstance(action, Replace):
+        c, f, f2 = clan(action.clan), figure(action.what), figure(action.with_what)
+        return _where(action.where, "replace", c=c, f=f, f2=f2)
+    if isinstance(action, Kill):
+        c, f = clan(action.clan), figure(action.what)
+        return act("kill", c=c, f=f, p=province(action.province))
+    if isinstance(action, Hostage):
+        return act("hostage", c=clan(action.clan), f=figure(action.what))
+    if isinstance(action, Bid):
+        return act("bid", n=action.coins, a=advantage(action.advantage))
+    return CHOICES[action.label]

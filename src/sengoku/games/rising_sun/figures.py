@@ -8,13 +8,14 @@ present, in a Battle among its participants (§16.3.4; option ``lowest_honor_alo
 
 from __future__ import annotations
 
-from sengoku.core import public
+from sengoku.core import Items, public
+from sengoku.core.messages import Arg
 
 from . import cards, honor
-from .actions import PROVINCE_NAMES, what_name
+from .actions import what_name
 from .cards import CARDS
 from .engine import Log
-from .honor import name
+from .honor import name, who
 from .state import (
     BUSHI,
     DAIMYO,
@@ -26,6 +27,7 @@ from .state import (
     STRONGHOLD,
     State,
 )
+from .terms import SEMICOLON, card_named, figure, log_line, province
 
 N_PROVINCES = 8
 
@@ -50,14 +52,16 @@ def describe(s: State, f: int) -> str:
     return f"{name(s, s.owner[f])}'s {what_name(what(s, f))}"
 
 
-def group(s: State, pieces: list[int]) -> str:
+def group(s: State, pieces: list[int]) -> Items:
     """'Daimyo, 2 Bushi, Oni of Skulls': pieces of one owner by type, counted."""
     counts: dict[int, int] = {}
     for f in pieces:
         counts[what(s, f)] = counts.get(what(s, f), 0) + 1
-    return ", ".join(
-        what_name(w) if n == 1 else f"{n} {what_name(w)}" for w, n in sorted(counts.items())
-    )
+    named: list[Arg] = [
+        figure(w) if n == 1 else log_line("count", n=n, f=figure(w))
+        for w, n in sorted(counts.items())
+    ]
+    return Items(tuple(named))
 
 
 def find(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> int:
@@ -219,32 +223,35 @@ def strongest(s: State, values: list[int], seats: list[int] | None = None) -> in
 # ---------------------------------------------------------------------- killing
 
 
-def kill(s: State, killer: int, victims: list[int], log: Log, why: str) -> int:
+def kill(s: State, killer: int, victims: list[int], log: Log, why: str, **args: Arg) -> int:
     """Kill figures (to their owners' Reserves) and score what killing them gives: Righteousness
     for the victims' owners (their own figures, Seppuku too), Justice for the killer per
-    lower-Honor clan it killed (§9). Return how many died."""
+    lower-Honor clan it killed (§9). ``why`` names the log line (``"killed_seppuku"``:
+    'Koi commits Seppuku: Koi's 2 Bushi killed in Edo', with ``args`` besides the victims ``x``
+    and the province ``p``). The victims stand in one province. Return how many died."""
     if not victims:
         return 0
-    places = {s.loc[f] for f in victims}
-    spot = places.pop() if len(places) == 1 else -1
-    where = f" in {PROVINCE_NAMES[spot]}" if 0 <= spot < N_PROVINCES else ""
+    (spot,) = {s.loc[f] for f in victims}
     by_owner: dict[int, list[int]] = {}
     for f in victims:
         by_owner.setdefault(s.owner[f], []).append(f)
-    words = "; ".join(
-        f"{name(s, owner)}'s {group(s, pieces)}" for owner, pieces in by_owner.items()
+    words = Items(
+        tuple(
+            log_line("pieces", c=who(s, owner), x=group(s, pieces))
+            for owner, pieces in by_owner.items()
+        ),
+        SEMICOLON,
     )
     for f in victims:
         s.loc[f] = RESERVE
         s.moves[f] = 0
-    log.append(public(f"{why}: {words} killed{where}"))
+    log.append(public(log_line(why, x=words, p=province(spot), **args)))
     for owner, pieces in by_owner.items():
         vp = cards.total(s, owner, "own_killed_vp", "vp") * len(pieces)
-        honor.gain_vp(s, owner, vp, log, "for Righteousness")
+        honor.gain_vp(s, owner, vp, log, "vp_card", d=card_named("Righteousness"))
         if killer >= 0 and owner != killer and honor.higher(s, killer, owner):
-            honor.gain_vp(
-                s, killer, cards.total(s, killer, "kill_lower_honor_vp", "vp"), log, "for Justice"
-            )
+            vp = cards.total(s, killer, "kill_lower_honor_vp", "vp")
+            honor.gain_vp(s, killer, vp, log, "vp_card", d=card_named("Justice"))
     return len(victims)
 
 

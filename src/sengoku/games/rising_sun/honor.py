@@ -12,17 +12,27 @@ reading, documented in ``docs/rising_sun.md``); the Merchant's own Coin starts n
 
 from __future__ import annotations
 
-from sengoku.core import public
+from sengoku.core import Term, public
+from sengoku.core.messages import Arg, Items
 
-from . import cards
+from . import cards, terms
 from .data import load_data
 from .engine import Log, task
 from .state import WINTER, State
+from .terms import (
+    HONOR_SEP,
+    card,
+    card_named,
+    clan,
+    counted,
+    log_line,
+    seat_term,
+)
 
 D = load_data()
-CLAN_NAMES = tuple(c.name for c in D.clans)
+CLAN_NAMES = terms.CLAN_NAMES
 #: seats are people; each plays a clan, which logs and actions name
-SEAT_NAMES = ("Player 1", "Player 2", "Player 3", "Player 4", "Player 5")
+SEAT_NAMES = terms.SEAT_NAMES
 
 T_EVENT_OPEN = 100
 T_EVENT_CLOSE = 101
@@ -30,8 +40,15 @@ T_EVENT_CLOSE = 101
 
 def name(s: State, seat: int) -> str:
     """The clan name of ``seat`` (its seat name before clans are given)."""
-    clan = s.clan[seat]
-    return CLAN_NAMES[clan] if clan >= 0 else SEAT_NAMES[seat]
+    number = s.clan[seat]
+    return CLAN_NAMES[number] if number >= 0 else SEAT_NAMES[seat]
+
+
+def who(s: State, seat: int) -> Term:
+    """``seat`` as the log names it: its clan (its seat before clans are given), a term that
+    names the seat."""
+    number = s.clan[seat]
+    return clan(number, seat) if number >= 0 else seat_term(seat)
 
 
 def ability(s: State, seat: int) -> str:
@@ -104,7 +121,8 @@ def gain_honor(s: State, seat: int, steps: int, log: Log) -> None:
         s.honor[i - 1], s.honor[i] = s.honor[i], s.honor[i - 1]
         moved += 1
     if moved:
-        log.append(public(f"{name(s, seat)} gains {_steps(moved)} of Honor ({_track(s)})"))
+        key = "honor_up_1" if moved == 1 else "honor_up_n"
+        log.append(public(log_line(key, c=who(s, seat), n=moved, x=_track(s))))
 
 
 def lose_honor(s: State, seat: int, steps: int, log: Log) -> None:
@@ -117,25 +135,23 @@ def lose_honor(s: State, seat: int, steps: int, log: Log) -> None:
         s.honor[i + 1], s.honor[i] = s.honor[i], s.honor[i + 1]
         moved += 1
     if moved:
-        log.append(public(f"{name(s, seat)} loses {_steps(moved)} of Honor ({_track(s)})"))
+        key = "honor_down_1" if moved == 1 else "honor_down_n"
+        log.append(public(log_line(key, c=who(s, seat), n=moved, x=_track(s))))
 
 
 def honor_to_top(s: State, seat: int, log: Log) -> None:
     """Amaterasu: straight to the top; every clan that was above drops one slot (§6.4)."""
     if s.honor[0] == seat:
-        log.append(public(f"{name(s, seat)} already has the highest Honor"))
+        log.append(public(log_line("honor_highest", c=who(s, seat))))
         return
     s.honor.remove(seat)
     s.honor.insert(0, seat)
-    log.append(public(f"{name(s, seat)} rises to the top of the Honor track ({_track(s)})"))
+    log.append(public(log_line("honor_top", c=who(s, seat), x=_track(s))))
 
 
-def _steps(n: int) -> str:
-    return "1 step" if n == 1 else f"{n} steps"
-
-
-def _track(s: State) -> str:
-    return " > ".join(name(s, p) for p in s.honor)
+def _track(s: State) -> Items:
+    """The Honor track from the top: 'Koi > Lotus > Turtle'."""
+    return Items(tuple(who(s, p) for p in s.honor), HONOR_SEP)
 
 
 # ---------------------------------------------------------------------- gains and events
@@ -158,13 +174,15 @@ def close_event(s: State, log: Log) -> None:
             extra = cards.total(s, p, "allied_vp_bonus", "vp")
             if extra:
                 s.vp[p] += extra
-                log.append(public(f"{name(s, p)} gains {extra} VP for Loyalty"))
+                line = log_line("vp_card", c=who(s, p), n=extra, d=card_named("Loyalty"))
+                log.append(public(line))
     before = s.ev_before
     for m in cards.owners(s, "merchant"):
         if any(s.ev_coin[g] and before[g] > before[m] for g in range(s.players) if g != m):
             extra = cards.total(s, m, "merchant", "coins")
             s.coins[m] += extra
-            log.append(public(f"{name(s, m)} takes {coins_text(extra)} as a Merchant"))
+            line = log_line(counted("coins_merchant", extra), c=who(s, m), n=extra)
+            log.append(public(line))
 
 
 def allied_now(s: State, seat: int) -> bool:
@@ -183,18 +201,28 @@ def _event_close(s: State, rng: object, log: Log) -> None:
     close_event(s, log)
 
 
-def gain_vp(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
-    """``seat`` gains ``n`` VP (one VP gain of the current event, or an event of its own)."""
-    _gain(s, seat, n, log, s.vp, s.ev_vp, f"gains {n} VP {why}" if why else "")
+def gain_vp(s: State, seat: int, n: int, log: Log, why: str = "", **args: Arg) -> None:
+    """``seat`` gains ``n`` VP (one VP gain of the current event, or an event of its own).
+    ``why`` names the log line (``"vp_card"``: rising_sun.log.vp_card, with ``args`` besides
+    the clan ``c`` and the number ``n``); without it the gain is not logged."""
+    _gain(s, seat, n, log, s.vp, s.ev_vp, why, args)
 
 
-def gain_coins(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
-    """``seat`` takes ``n`` Coins from the common pile (within the event, or one of its own)."""
-    _gain(s, seat, n, log, s.coins, s.ev_coin, f"takes {coins_text(n)} {why}" if why else "")
+def gain_coins(s: State, seat: int, n: int, log: Log, why: str = "", **args: Arg) -> None:
+    """``seat`` takes ``n`` Coins from the common pile (within the event, or one of its own);
+    ``why`` as for :func:`gain_vp`, counted (``"coins_kami"``: coins_kami_1 or coins_kami_n)."""
+    _gain(s, seat, n, log, s.coins, s.ev_coin, counted(why, n) if why else "", args)
 
 
 def _gain(
-    s: State, seat: int, n: int, log: Log, counts: list[int], marks: list[bool], text: str
+    s: State,
+    seat: int,
+    n: int,
+    log: Log,
+    counts: list[int],
+    marks: list[bool],
+    key: str,
+    args: dict[str, Arg],
 ) -> None:
     if n <= 0:
         return
@@ -203,32 +231,29 @@ def _gain(
         open_event(s)
     counts[seat] += n
     marks[seat] = True
-    if text:
-        log.append(public(f"{name(s, seat)} {text}"))
+    if key:
+        log.append(public(log_line(key, c=who(s, seat), n=n, **args)))
     if alone:
         close_event(s, log)
 
 
-def gain_ronin(s: State, seat: int, n: int, log: Log, why: str = "") -> None:
-    """``seat`` takes ``n`` Ronin tokens from the common pile."""
+def gain_ronin(s: State, seat: int, n: int, log: Log, why: str = "", **args: Arg) -> None:
+    """``seat`` takes ``n`` Ronin tokens from the common pile (``why`` as for :func:`gain_vp`)."""
     if n <= 0:
         return
     s.ronin[seat] += n
     if why:
-        log.append(public(f"{name(s, seat)} takes {n} Ronin {why}"))
+        log.append(public(log_line(why, c=who(s, seat), n=n, **args)))
 
 
-def steal_vp(s: State, thief: int, victim: int, n: int, log: Log, why: str) -> int:
+def steal_vp(s: State, thief: int, victim: int, n: int, log: Log, why: int = -1) -> int:
     """Move up to ``n`` VP from ``victim`` to ``thief`` (none below 0); return how many.
-    The theft is logged with ``why``, unless ``why`` is empty (the caller tells it)."""
+    The theft is logged as done by Season card ``why``, unless it is -1 (the caller tells it)."""
     got = min(n, s.vp[victim])
     if got:
         s.vp[victim] -= got
         gain_vp(s, thief, got, log)
-        if why:
-            log.append(public(f"{name(s, thief)} steals {got} VP from {name(s, victim)} {why}"))
+        if why >= 0:
+            line = log_line("steals_vp", c=who(s, thief), n=got, c2=who(s, victim), d=card(why))
+            log.append(public(line))
     return got
-
-
-def coins_text(n: int) -> str:
-    return "1 Coin" if n == 1 else f"{n} Coins"

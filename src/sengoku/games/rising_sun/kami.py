@@ -12,14 +12,15 @@ from typing import Any
 from sengoku.core import Rng, public
 
 from . import cards, figures, honor
-from .actions import Choice
+from .actions import Choice, choice
 from .cards import CARDS
 from .data import load_data
 from .engine import Log, applies, ask, decision, push, task
-from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, coins_text, name
+from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, who
 from .mandates import T_MOVE_ASK, T_TRAIN_ASK
 from .state import BUSHI, D_VASSAL, M_FUJIN, W_ANY, State
 from .summons import T_PLACE_ASK
+from .terms import kami, log_line
 
 D = load_data()
 
@@ -27,13 +28,13 @@ T_KAMI = 60
 T_KAMI_ABILITY = 61
 T_VASSAL_ASK = 62
 
-DO_NOT_PAY = Choice("do not pay")
+DO_NOT_PAY = choice("do not pay", "do_not_pay")
 
 
 @task(T_KAMI)
 def _kami(s: State, rng: Rng, log: Log, slot: int) -> None:
     if slot == 0:
-        log.append(public(f"Kami Turn {s.turn // 3}"))
+        log.append(public(log_line("kami_turn", n=s.turn // 3)))
     if slot >= len(s.shrines):
         return
     winner = figures.strongest(s, figures.shrine_force(s, slot))
@@ -48,10 +49,11 @@ def _kami(s: State, rng: Rng, log: Log, slot: int) -> None:
 
 @task(T_KAMI_ABILITY)
 def _ability(s: State, rng: Rng, log: Log, slot: int, seat: int) -> None:
-    kami = D.kami[s.shrines[slot]]
-    params = kami.params
-    log.append(public(f"{name(s, seat)} wins {kami.name}'s shrine"))
-    key = kami.ability
+    number = s.shrines[slot]
+    params = D.kami[number].params
+    k = kami(number)
+    log.append(public(log_line("wins_shrine", c=who(s, seat), k=k)))
+    key = D.kami[number].ability
     if key == "honor_to_top":
         honor.honor_to_top(s, seat, log)
     elif key == "moves":
@@ -59,16 +61,16 @@ def _ability(s: State, rng: Rng, log: Log, slot: int, seat: int) -> None:
             s.moves[f] = 0
         push(s, (T_MOVE_ASK, seat, M_FUJIN, params["moves"]))
     elif key == "ronin":
-        honor.gain_ronin(s, seat, params["ronin"], log, f"from {kami.name}")
+        honor.gain_ronin(s, seat, params["ronin"], log, "ronin_kami", k=k)
     elif key == "summon_bushi_anywhere":
         push(s, (T_PLACE_ASK, seat, BUSHI, W_ANY, 1, 1))
     elif key == "buy_full_cost":
         push(s, (T_TRAIN_ASK, seat, 0))
     elif key == "vp_per_stronghold":
         vp = params["vp"] * cards.strongholds_on_map(s, seat)
-        honor.gain_vp(s, seat, vp, log, f"from {kami.name}")
+        honor.gain_vp(s, seat, vp, log, "vp_kami", k=k)
     elif key == "coins":
-        honor.gain_coins(s, seat, params["coins"], log, f"from {kami.name}")
+        honor.gain_coins(s, seat, params["coins"], log, "coins_kami", k=k)
     else:  # pragma: no cover - the data names only these abilities (checked in tests)
         raise ValueError(f"unknown Kami ability {key!r}")
 
@@ -79,9 +81,18 @@ def _vassal_ask(s: State, rng: Rng, log: Log, seat: int, card: int) -> None:
         ask(s, D_VASSAL, seat, card)
 
 
+def _pay_choice(card: int) -> Choice:
+    """Path of the Vassal's offer: 'pay 2 coins for 3 VP'."""
+    coins, vp = CARDS[card].params["coins"], CARDS[card].params["vp"]
+    label = f"pay {coins} coin{'' if coins == 1 else 's'} for {vp} VP"
+    return choice(label, "pay_1" if coins == 1 else "pay_n", n=coins, n2=vp)
+
+
+_PAY = {c.index: _pay_choice(c.index) for c in CARDS if c.effect == "shrine_buy_vp"}
+
+
 def _pay(card: int) -> Choice:
-    p = CARDS[card].params
-    return Choice(f"pay {coins_text(p['coins']).lower()} for {p['vp']} VP")
+    return _PAY[card]
 
 
 @decision(D_VASSAL)
@@ -101,4 +112,4 @@ def _vassal_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
         return
     params = CARDS[card].params
     s.coins[seat] -= params["coins"]
-    honor.gain_vp(s, seat, params["vp"], log, "as a Vassal")
+    honor.gain_vp(s, seat, params["vp"], log, "vp_vassal")

@@ -20,7 +20,6 @@ from .actions import (
     BENEVOLENCE,
     GENEROSITY,
     MANDATE_NAMES,
-    PROVINCE_NAMES,
     Announce,
     Build,
     Buy,
@@ -29,12 +28,12 @@ from .actions import (
     Keep,
     Move,
     Replace,
-    what_name,
+    choice,
 )
 from .cards import CARDS
 from .data import load_data
 from .engine import Log, applies, ask, decision, push, task
-from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, coins_text, name
+from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, who
 from .state import (
     BETRAY,
     BUSHI,
@@ -70,9 +69,12 @@ from .summons import (
     T_ENTER,
     T_PLACE_ASK,
     reserve_piece,
+    summon_line,
     summon_options,
-    summon_text,
 )
+from .terms import card as card_term
+from .terms import card_named, counted, figure, items, kami, log_line, province
+from .terms import mandate as mandate_term
 
 D = load_data()
 STRONGHOLD_COST = D.game.stronghold_cost.coins
@@ -90,15 +92,15 @@ T_RECRUIT_END = 49
 T_GENEROSITY_ASK = 50
 T_PASS_DECK = 51
 
-END_RECRUIT = Choice("end recruit")
-END_MOVES = Choice("end moves")
-BUILD_NOTHING = Choice("build nothing")
-BUY_NOTHING = Choice("buy nothing")
-GIVE_NO_COIN = Choice("give no spent coin")
-END_BETRAYAL = Choice("end betrayal")
-OFFER_NO_COIN = Choice("offer no coin")
-ACCEPT_COIN = Choice("accept the coin")
-REFUSE_COIN = Choice("refuse the coin")
+END_RECRUIT = choice("end recruit", "end_recruit")
+END_MOVES = choice("end moves", "end_moves")
+BUILD_NOTHING = choice("build nothing", "build_nothing")
+BUY_NOTHING = choice("buy nothing", "buy_nothing")
+GIVE_NO_COIN = choice("give no spent coin", "give_no_spent")
+END_BETRAYAL = choice("end betrayal", "end_betrayal")
+OFFER_NO_COIN = choice("offer no coin", "offer_no_coin")
+ACCEPT_COIN = choice("accept the coin", "accept_coin")
+REFUSE_COIN = choice("refuse the coin", "refuse_coin")
 
 
 def bonus_for(s: State, seat: int, selector: int) -> bool:
@@ -139,11 +141,15 @@ def _keep_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.mt_kept.append(kept)
     s.deck = pool + s.deck
     s.drawn = []
-    back = ", ".join(MANDATE_NAMES[m] for m in pool) or "nothing"
-    log.append(private(f"{name(s, seat)} keeps {MANDATE_NAMES[kept]} and returns {back}", seat))
+    c, m = who(s, seat), mandate_term(kept)
+    if pool:
+        back = items([mandate_term(x) for x in pool])
+        log.append(private(log_line("keeps", c=c, m=m, x=back), seat))
+    else:
+        log.append(private(log_line("keeps_only", c=c, m=m), seat))
     if honor.is_lotus(s, seat):
         s.mt_announced.append(-1)
-        log.append(public(f"{name(s, seat)} places a Mandate face down (Dictate the Flow)"))
+        log.append(public(log_line("face_down", c=c)))
         ask(s, D_ANNOUNCE, seat)
         return
     s.mt_announced.append(kept)
@@ -164,11 +170,10 @@ def _announce_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> Non
 
 def select(s: State, selector: int, mandate: int, log: Log) -> None:
     """The Mandate is on the track: everything it does, as tasks (§6.1)."""
-    verb = "announces" if honor.is_lotus(s, selector) else "selects"
-    text = f"{name(s, selector)} {verb} {MANDATE_NAMES[mandate]}"
+    key = "announces" if honor.is_lotus(s, selector) else "selects"
     if mandate == HARVEST:
-        text += ": every clan takes 1 Coin"
-    log.append(public(text))
+        key += "_harvest"
+    log.append(public(log_line(key, c=who(s, selector), m=mandate_term(mandate))))
     if mandate == TRAIN:
         order = honor.clockwise_from(s, selector)
     else:
@@ -194,15 +199,15 @@ def _selected(s: State, rng: Rng, log: Log, mandate: int, selector: int) -> None
     if mandate != BETRAY:
         if s.ally[selector] >= 0:
             vp = cards.total(s, selector, "allied_select_vp", "vp")
-            honor.gain_vp(s, selector, vp, log, "for Honesty")
+            honor.gain_vp(s, selector, vp, log, "vp_card", d=card_named("Honesty"))
         return
     ally = s.ally[selector]
     if ally >= 0:
         s.ally[selector] = s.ally[ally] = -1
-        log.append(public(f"{name(s, selector)} breaks the alliance with {name(s, ally)}"))
+        log.append(public(log_line("breaks_alliance", c=who(s, selector), c2=who(s, ally))))
         honor.lose_honor(s, selector, 1, log)
     honor.gain_coins(
-        s, selector, cards.total(s, selector, "betray_coins", "coins"), log, "(Shadow)"
+        s, selector, cards.total(s, selector, "betray_coins", "coins"), log, "coins_shadow"
     )
     s.picked = []
     s.extra_used = 0
@@ -248,14 +253,11 @@ def harvest(s: State, seat: int, log: Log) -> None:
     coins = sum(D.provinces[p].reward.coins for p in won)
     ronin = sum(D.provinces[p].reward.ronin for p in won)
     if not won:
-        log.append(public(f"{name(s, seat)} has the most Force nowhere and harvests nothing"))
+        log.append(public(log_line("harvests_nothing", c=who(s, seat))))
         return
-    log.append(
-        public(
-            f"{name(s, seat)} harvests {', '.join(PROVINCE_NAMES[p] for p in won)}: "
-            f"{vp} VP, {coins_text(coins)}, {ronin} Ronin"
-        )
-    )
+    where = items([province(p) for p in won])
+    line = log_line(counted("harvests", coins), c=who(s, seat), x=where, n=vp, n2=coins, n3=ronin)
+    log.append(public(line))
     honor.gain_vp(s, seat, vp, log)
     honor.gain_coins(s, seat, coins, log)
     honor.gain_ronin(s, seat, ronin, log)
@@ -308,7 +310,7 @@ def _recruit_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
     f = reserve_piece(s, seat, action.what)
     s.loc[f] = SHRINE + s.shrines.index(action.kami) if action.kami >= 0 else p
     s.summoned += 1
-    log.append(public(summon_text(s, seat, action)))
+    log.append(public(summon_line(s, seat, action)))
     push(s, (T_ENTER, f), (T_RECRUIT_ASK, seat))
 
 
@@ -381,16 +383,24 @@ def _move_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     if isinstance(action, Choice):
         return
     f = figures.find(s, seat, action.what, action.src, unmoved=context == M_MARSHAL)
-    text = f"{name(s, seat)} moves {what_name(action.what)} from {PROVINCE_NAMES[action.src]} to "
-    text += PROVINCE_NAMES[action.dst]
+    move = {
+        "c": who(s, seat),
+        "f": figure(action.what),
+        "p": province(action.src),
+        "p2": province(action.dst),
+    }
     tolls = [] if context == M_NAGINATA else figures.toll(s, seat, action.src, action.dst)
+    if len(tolls) > 1:  # pragma: no cover - the Season sets hold one Path of the Serpent
+        raise AssertionError("one Move pays one toll")
     for owner, coins in tolls:
         s.coins[seat] -= coins
         s.coins[owner] += coins
-        text += f" (pays {name(s, owner)} {coins_text(coins)} for the Serpent's route)"
+        line = log_line(counted("moves_toll", coins), c2=who(s, owner), n=coins, **move)
+        log.append(public(line))
+    if not tolls:
+        log.append(public(log_line("moves", **move)))
     s.loc[f] = action.dst
     s.moves[f] += 1
-    log.append(public(text))
     push(s, (T_ENTER, f), (T_MOVE_ASK, seat, context, left - 1 if left > 0 else -1))
 
 
@@ -418,12 +428,8 @@ def _build_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.coins[seat] -= cost
     f = figures.find(s, seat, STRONGHOLD, RESERVE)
     s.loc[f] = action.province
-    log.append(
-        public(
-            f"{name(s, seat)} builds a Stronghold in {PROVINCE_NAMES[action.province]} "
-            f"for {coins_text(cost)}"
-        )
-    )
+    line = log_line(counted("builds", cost), c=who(s, seat), p=province(action.province), n=cost)
+    log.append(public(line))
     push(s, (T_BENEVOLENCE_ASK, seat, cost))
 
 
@@ -467,7 +473,8 @@ def _buy_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.coins[seat] -= cost
     s.display.remove(action.card)
     s.owned[seat].append(action.card)
-    log.append(public(f"{name(s, seat)} buys {card.name} for {coins_text(cost)}"))
+    line = log_line(counted("buys", cost), c=who(s, seat), d=card_term(action.card), n=cost)
+    log.append(public(line))
     tasks: list[tuple[int, ...]] = [(T_BENEVOLENCE_ASK, seat, cost)]
     if card.type == "monster":
         figures.new_piece(s, seat, MONSTER, action.card, RESERVE)
@@ -499,9 +506,9 @@ def _benevolence_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> 
     target = s.clan.index(action.clan)
     s.coins[target] += 1
     card = next(CARDS[c] for c in s.owned[seat] if CARDS[c].effect == "spend_gift")
-    log.append(public(f"{name(s, seat)} gives 1 of the spent Coins to {name(s, target)}"))
+    log.append(public(log_line("benevolence", c=who(s, seat), c2=who(s, target))))
     honor.gain_honor(s, seat, card.params["honor"], log)
-    honor.gain_vp(s, seat, card.params["vp"], log, "for Benevolence")
+    honor.gain_vp(s, seat, card.params["vp"], log, "vp_card", d=card_named("Benevolence"))
     push(s, (T_BENEVOLENCE_ASK, seat, left - 1))
 
 
@@ -584,7 +591,17 @@ def _betray_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.loc[f] = RESERVE
     s.moves[f] = 0
     s.loc[g] = loc
-    log.append(public(f"{name(s, seat)} replaces {str(action).removeprefix('replace ')}"))
+    args = {
+        "c": who(s, seat),
+        "c2": who(s, owner),
+        "f": figure(action.what),
+        "f2": figure(action.with_what),
+    }
+    if where >= AT_KAMI:
+        line = log_line("replaces_shrine", k=kami(where - AT_KAMI), **args)
+    else:
+        line = log_line("replaces", p=province(where), **args)
+    log.append(public(line))
     push(s, (T_ENTER, g), (T_BETRAY_ASK, seat))
 
 
@@ -612,7 +629,7 @@ def _generosity_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
     if isinstance(action, Choice):
         return
     target = s.clan.index(action.clan)
-    log.append(public(f"{name(s, seat)} offers {name(s, target)} a Coin (Generosity)"))
+    log.append(public(log_line("generosity", c=who(s, seat), c2=who(s, target))))
     ask(s, D_GEN_ANSWER, target, seat, card)
 
 
@@ -626,12 +643,13 @@ def _gen_answer_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
     _, _, giver, card = s.pending or ()
     s.pending = None
     if action != ACCEPT_COIN:
-        log.append(public(f"{name(s, seat)} refuses the Coin"))
+        log.append(public(log_line("refuses_coin", c=who(s, seat))))
         return
     coins = CARDS[card].params["coins"]
     s.coins[giver] -= coins
     s.coins[seat] += coins
-    log.append(public(f"{name(s, seat)} accepts {coins_text(coins)} from {name(s, giver)}"))
+    line = log_line(counted("accepts_coin", coins), c=who(s, seat), n=coins, c2=who(s, giver))
+    log.append(public(line))
     honor.gain_honor(s, giver, CARDS[card].params["honor"], log)
 
 

@@ -21,14 +21,16 @@ from typing import Any
 
 import msgspec
 
-from sengoku.core import Game, LogEntry, Outcome, Rng, public, without_sources
+from sengoku.core import Game, LogEntry, Message, Outcome, Rng, public, without_sources
+from sengoku.games.catalog import catalog as read_catalog
 
 from . import encoding, heuristic, honor, kami, mandates, season, summons, tea, views, war, winter
-from .actions import COIN, RONIN, Give, RisingSunAction
+from .actions import COIN, RONIN, Give, RisingSunAction, describe
 from .data import describe_edges, load_data
 from .engine import DECISIONS, run
 from .options import RisingSunOptions
 from .state import D_BID, DECISION_NAMES, POLITICAL, TEA, State
+from .terms import SCOPE, log_line
 
 D = load_data()
 _MODULES = (kami, mandates, season, summons, tea, war, winter)  # they register the rules
@@ -41,6 +43,7 @@ class RisingSun(Game[State, RisingSunAction]):
     title = "Rising Sun"
     player_counts = (3, 4, 5)
     options_type = RisingSunOptions
+    catalog = read_catalog(SCOPE)
     option_sets = (
         {"season_set": "archway"},
         {"season_set": "horseman", "clans": "chosen"},
@@ -144,6 +147,17 @@ class RisingSun(Game[State, RisingSunAction]):
         sample.update(seat=seat, players=state.players, options=_options_json(state))
         return views.determinize(sample, rng)
 
+    def action_message(self, action: RisingSunAction) -> Message:
+        """An action as a person reads it, from the catalog's ``rising_sun.act.*``.
+
+        >>> from sengoku.core import render
+        >>> from sengoku.games.catalog import catalog
+        >>> from .actions import Keep
+        >>> render(RisingSun().action_message(Keep(3)), catalog("rising_sun", "ja"))
+        '収穫を残す'
+        """
+        return describe(action)
+
     def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
         if state.pending is None or seat not in self.to_act(state):
             return None
@@ -222,9 +236,9 @@ def _give(s: State, seat: int, action: Give, log: list[LogEntry]) -> None:
     if action.purpose == COIN:
         s.coins[seat] -= 1
         s.coins[target] += 1
-        what = "1 Coin"
+        key = "gives_coin"
     else:
         s.ronin[seat] -= 1
         s.ronin[target] += 1
-        what = "1 Ronin"
-    log.append(public(f"{honor.name(s, seat)} gives {what} to {honor.name(s, target)}"))
+        key = "gives_ronin"
+    log.append(public(log_line(key, c=honor.who(s, seat), c2=honor.who(s, target))))

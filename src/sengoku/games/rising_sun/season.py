@@ -19,11 +19,10 @@ from typing import Any
 from sengoku.core import LogEntry, OptionError, Rng, public
 
 from . import figures, honor
-from .actions import CLAN_NAMES, KAMI_NAMES, PROVINCE_NAMES, ChooseClan
-from .cards import CARDS
+from .actions import ChooseClan
 from .data import SETS, load_data
 from .engine import Log, applies, ask, decision, push, run, task
-from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, name
+from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, who
 from .kami import T_KAMI
 from .mandates import T_MANDATE_TURN
 from .options import ClanChoice, RisingSunOptions, SeasonSet, settings
@@ -42,7 +41,10 @@ from .state import (
     blank_state,
 )
 from .tea import T_TEA
-from .war import T_WAR_START
+from .terms import CLAN_NAMES, card, clan, items, log_line, province, seat_term
+from .terms import kami as kami_term
+from .terms import season as season_term
+from .war import T_WAR_START, war_numbers
 from .winter import T_WINTER, return_hostages
 
 D = load_data()
@@ -68,7 +70,7 @@ def setup(players: int, options: RisingSunOptions, rng: Rng) -> State:
     s = blank_state(players, options, st, D.board(options.extra_route_nagato_kyushu))
     if options.season_set is SeasonSet.RANDOM:
         s.season_set = rng.choice(SETS)
-    log: list[LogEntry] = [public(f"Season cards: the Core cards and the {s.season_set} set")]
+    log: list[LogEntry] = [public(log_line(f"set_{s.season_set}"))]
     pool = list(st.clan_list)
     if options.clans is ClanChoice.CHOSEN:
         push(s, (T_CLAN_ASK, 0), (T_START,))
@@ -97,7 +99,8 @@ def _clan_legal(s: State, seat: int) -> list[Any]:
 def _clan_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.pending = None
     s.clan[seat] = action.clan
-    log.append(public(f"{honor.SEAT_NAMES[seat]} takes the {CLAN_NAMES[action.clan]} clan"))
+    line = log_line("takes_clan", c=seat_term(seat), c2=clan(action.clan, seat))
+    log.append(public(line))
     if seat + 1 < s.players:
         push(s, (T_CLAN_ASK, seat + 1))
 
@@ -127,13 +130,14 @@ def _start(s: State, rng: Rng, log: Log) -> None:
     rng.shuffle(s.deck)
     s.holder = s.honor[0]
     homes = s.settings.homes
-    seats = ", ".join(
-        f"{name(s, p)} ({honor.SEAT_NAMES[p]}, home {homes[CLAN_NAMES[s.clan[p]]]})"
+    seats = [
+        log_line("seated", c=who(s, p), c2=seat_term(p), p=province(D.index[homes[clan_name]]))
         for p in s.order
-    )
-    log.append(public(f"clockwise in Honor order: {seats}"))
-    log.append(public("the shrines, left to right: " + ", ".join(KAMI_NAMES[k] for k in s.shrines)))
-    log.append(public(f"{name(s, s.holder)} holds the Mandate deck"))
+        for clan_name in [CLAN_NAMES[s.clan[p]]]
+    ]
+    log.append(public(log_line("seating", x=items(seats))))
+    log.append(public(log_line("shrines", x=items([kami_term(k) for k in s.shrines]))))
+    log.append(public(log_line("holds_deck", c=who(s, s.holder))))
     push(s, (T_SEASON, 0))
 
 
@@ -151,10 +155,9 @@ def _season(s: State, rng: Rng, log: Log, season: int) -> None:
     new = D.cards_of(s.season_set, season)
     kept = s.display if s.options.carry_over_cards else []
     s.display = sorted(kept + new)
-    log.append(public(f"{SEASON_NAMES[season].capitalize()} begins"))
-    wars = ", ".join(f"{i + 1} {PROVINCE_NAMES[p]}" for i, p in enumerate(s.war))
-    log.append(public(f"War Numbers: {wars}"))
-    log.append(public("Season cards on display: " + ", ".join(CARDS[c].name for c in s.display)))
+    log.append(public(log_line("season_begins", s=season_term(season))))
+    log.append(public(war_numbers(s)))
+    log.append(public(log_line("display", x=items([card(c) for c in s.display]))))
     push(
         s,
         (T_EVENT_OPEN,),
@@ -175,7 +178,8 @@ def _income(s: State, rng: Rng, log: Log) -> None:
     for seat in s.order:
         income = s.settings.incomes[CLAN_NAMES[s.clan[seat]]]
         honor.gain_coins(s, seat, income, log)
-    log.append(public("income: " + ", ".join(f"{name(s, p)} {s.coins[p]}" for p in s.order)))
+    held = [log_line("clan_n", c=who(s, p), n=s.coins[p]) for p in s.order]
+    log.append(public(log_line("income", x=items(held))))
 
 
 @task(T_HOSTAGES_HOME)
@@ -208,12 +212,7 @@ def _cleanup(s: State, rng: Rng, log: Log) -> None:
     rng.shuffle(s.deck)
     s.drawn = []
     s.mt_by, s.mt_pool, s.mt_kept, s.mt_announced = [], [], [], []
-    log.append(
-        public(
-            f"Seasonal Cleanup: Coins and Ronin are discarded, the worshippers go home; "
-            f"{name(s, s.holder)} takes the Mandate deck"
-        )
-    )
+    log.append(public(log_line("cleanup", c=who(s, s.holder))))
     if s.season + 1 < len(SEASON_NAMES) - 1:
         push(s, (T_SEASON, s.season + 1))
         return

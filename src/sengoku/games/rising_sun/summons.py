@@ -16,22 +16,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.core import Rng, public
+from sengoku.core import Message, Rng, public
 
 from . import cards, figures, honor
 from .actions import (
     AT_KAMI,
-    KAMI_NAMES,
-    PROVINCE_NAMES,
     Choice,
     Kill,
     Place,
     Summon,
-    what_name,
+    choice,
 )
 from .cards import CARDS
 from .engine import Log, applies, ask, decision, push, task
-from .honor import name
+from .honor import who
 from .state import (
     BUSHI,
     D_HATE,
@@ -48,6 +46,7 @@ from .state import (
     W_STRONGHOLD,
     State,
 )
+from .terms import counted, figure, kami, log_line, province
 
 T_PLACE_ASK = 30
 T_ENTER = 31
@@ -56,11 +55,11 @@ T_NINJA_ASK = 33
 T_MONKEY_ASK = 34
 T_HATE_KILL = 35
 
-PLACE_NOTHING = Choice("place nothing")
-SUMMON_NOTHING = Choice("summon nothing")
-KILL_NOTHING = Choice("kill nothing")
-TAKE_COIN = Choice("take 1 coin from the richest")
-TAKE_NO_COIN = Choice("take no coin")
+PLACE_NOTHING = choice("place nothing", "place_nothing")
+SUMMON_NOTHING = choice("summon nothing", "summon_nothing")
+KILL_NOTHING = choice("kill nothing", "kill_nothing")
+TAKE_COIN = choice("take 1 coin from the richest", "take_coin")
+TAKE_NO_COIN = choice("take no coin", "take_no_coin")
 
 
 def reserve_piece(s: State, seat: int, what: int) -> int:
@@ -91,11 +90,12 @@ def put(s: State, f: int, where: int) -> None:
     s.moves[f] = 0
 
 
-def summon_text(s: State, seat: int, action: Summon) -> str:
-    text = f"{name(s, seat)} summons {what_name(action.what)} in {PROVINCE_NAMES[action.province]}"
+def summon_line(s: State, seat: int, action: Summon) -> Message:
+    """'Koi summons Shinto in Edo, who climbs to Hachiman's shrine'."""
+    c, f, p = who(s, seat), figure(action.what), province(action.province)
     if action.kami >= 0:
-        text += f", who climbs to {KAMI_NAMES[action.kami]}'s shrine"
-    return text
+        return log_line("summons_climbs", c=c, f=f, p=p, k=kami(action.kami))
+    return log_line("summons", c=c, f=f, p=p)
 
 
 # ---------------------------------------------------------------------- one placement
@@ -117,7 +117,7 @@ def _place_ask(
     the Kenin, the Samurai, the Light)."""
     if reserve_piece(s, seat, what) < 0 or not _place_targets(s, seat, where, bool(summon)):
         if not optional:
-            log.append(public(f"{name(s, seat)}'s {what_name(what)} stays in the Reserve"))
+            log.append(public(log_line("stays_reserve", c=who(s, seat), f=figure(what))))
         return
     ask(s, D_PLACE, seat, what, where, summon, optional)
 
@@ -142,17 +142,17 @@ def _place_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     f = reserve_piece(s, seat, action.what)
     if isinstance(action, Summon):
         put(s, f, AT_KAMI + action.kami if action.kami >= 0 else action.province)
-        log.append(public(summon_text(s, seat, action)))
+        log.append(public(summon_line(s, seat, action)))
         push(s, (T_ENTER, f), (T_AFTER_SUMMON, seat))
     else:
         put(s, f, action.where)
         where = action.where
-        place = (
-            f"at {KAMI_NAMES[where - AT_KAMI]}'s shrine"
-            if where >= AT_KAMI
-            else f"in {PROVINCE_NAMES[where]}"
-        )
-        log.append(public(f"{name(s, seat)} places {what_name(action.what)} {place}"))
+        c, piece = who(s, seat), figure(action.what)
+        if where >= AT_KAMI:
+            line = log_line("places_shrine", c=c, f=piece, k=kami(where - AT_KAMI))
+        else:
+            line = log_line("places", c=c, f=piece, p=province(where))
+        log.append(public(line))
         push(s, (T_ENTER, f))
 
 
@@ -164,16 +164,18 @@ def _after_summon(s: State, rng: Rng, log: Log, seat: int) -> None:
     """The cards that fire once per Summon instance (rules §9.2, §12)."""
     if cards.copies(s, seat, "summon_top_honor_gain") and s.honor[0] == seat:
         honor.gain_coins(
-            s, seat, cards.total(s, seat, "summon_top_honor_gain", "coins"), log, "(Spirit)"
+            s, seat, cards.total(s, seat, "summon_top_honor_gain", "coins"), log, "coins_spirit"
         )
-        honor.gain_vp(s, seat, cards.total(s, seat, "summon_top_honor_gain", "vp"), log, "(Spirit)")
+        vp = cards.total(s, seat, "summon_top_honor_gain", "vp")
+        honor.gain_vp(s, seat, vp, log, "vp_spirit")
     for c in s.owned[seat]:
         card = CARDS[c]
         if card.effect == "summon_honor_coins":
             below = len(s.honor) - 1 - honor.rank(s, seat)
             if below >= card.params["above"]:
-                honor.gain_coins(s, seat, card.params["coins"], log, "(Patron)")
-    honor.gain_coins(s, seat, cards.total(s, seat, "summon_coins", "coins"), log, "(Warlord)")
+                honor.gain_coins(s, seat, card.params["coins"], log, "coins_patron")
+    coins = cards.total(s, seat, "summon_coins", "coins")
+    honor.gain_coins(s, seat, coins, log, "coins_warlord")
     tasks: list[tuple[int, ...]] = []
     for c in s.owned[seat]:
         effect = CARDS[c].effect
@@ -216,9 +218,8 @@ def _monkey_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
             got = min(params["coins"], s.coins[q])
             s.coins[q] -= got
             s.coins[seat] += got
-            log.append(
-                public(f"{name(s, seat)} takes {honor.coins_text(got)} from {name(s, q)} (Monkey)")
-            )
+            line = log_line(counted("coins_monkey", got), c=who(s, seat), n=got, c2=who(s, q))
+            log.append(public(line))
     honor.lose_honor(s, seat, params["honor"], log)
 
 
@@ -254,7 +255,7 @@ def _ninja_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
         return
     victim = s.clan.index(action.clan)
     f = figures.find(s, victim, BUSHI, action.province)
-    figures.kill(s, seat, [f], log, f"{name(s, seat)}'s Ninja strikes")
+    figures.kill(s, seat, [f], log, "killed_ninja", c=who(s, seat))
     honor.lose_honor(s, seat, CARDS[card].params["honor"], log)
 
 
@@ -274,7 +275,7 @@ def _enter(s: State, rng: Rng, log: Log, f: int) -> None:
     elif card.effect == "enter_steal_vp":
         for q in higher:
             if q in figures.present(s, p):
-                honor.steal_vp(s, owner, q, card.params["vp"], log, "(Oni of Spite)")
+                honor.steal_vp(s, owner, q, card.params["vp"], log, s.card[f])
 
 
 def _hate_victims(s: State, victim: int, p: int) -> list[int]:
@@ -290,7 +291,7 @@ def _hate_kill(s: State, rng: Rng, log: Log, owner: int, victim: int, p: int) ->
         ask(s, D_HATE, owner, victim, p)
     elif kinds:
         f = figures.find(s, victim, kinds[0], p)
-        figures.kill(s, owner, [f], log, f"{name(s, owner)}'s Oni of Hate strikes")
+        figures.kill(s, owner, [f], log, "killed_hate", c=who(s, owner))
 
 
 @decision(D_HATE)
@@ -304,4 +305,4 @@ def _hate_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     _, _, victim, p = s.pending or ()
     s.pending = None
     f = figures.find(s, victim, action.what, p)
-    figures.kill(s, seat, [f], log, f"{name(s, seat)}'s Oni of Hate strikes")
+    figures.kill(s, seat, [f], log, "killed_hate", c=who(s, seat))

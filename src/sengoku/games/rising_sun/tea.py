@@ -13,15 +13,16 @@ from typing import Any
 
 from sengoku.core import Rng, public
 
-from .actions import ALLIANCE, Answer, Choice, Give
+from .actions import ALLIANCE, Answer, Choice, Give, choice
 from .engine import Log, applies, ask, decision, push, task
-from .honor import name
+from .honor import who
 from .state import D_ANSWER, D_OFFER, TEA, State
+from .terms import log_line
 
 T_TEA = 20
 T_TEA_ASK = 21
 
-NO_ALLIANCE = Choice("no alliance")
+NO_ALLIANCE = choice("no alliance", "no_alliance")
 
 
 def _targets(s: State, seat: int) -> list[int]:
@@ -35,7 +36,7 @@ def _targets(s: State, seat: int) -> list[int]:
 def _tea(s: State, rng: Rng, log: Log) -> None:
     s.phase = TEA
     if any(a >= 0 for a in s.ally):
-        log.append(public("last Season's alliances end"))
+        log.append(public(log_line("alliances_end")))
     s.ally = [-1] * s.players
     s.offers = []
     s.tea_done = [False] * s.players
@@ -64,12 +65,12 @@ def _offer_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.pending = None
     if isinstance(action, Choice):
         s.tea_done[seat] = True
-        log.append(public(f"{name(s, seat)} makes no more offers"))
+        log.append(public(log_line("no_more_offers", c=who(s, seat))))
         push(s, (T_TEA_ASK, position + 1))
         return
     target = s.clan.index(action.clan)
     s.offers.append(seat * 8 + target)
-    log.append(public(f"{name(s, seat)} offers an alliance to {name(s, target)}"))
+    log.append(public(log_line("offers_alliance", c=who(s, seat), c2=who(s, target))))
     ask(s, D_ANSWER, target, seat, position)
 
 
@@ -88,7 +89,7 @@ def _answer_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
         s.ally[proposer] = seat
         s.alliance_seasons[seat] += 1
         s.alliance_seasons[proposer] += 1
-        log.append(public(f"{name(s, proposer)} and {name(s, seat)} are allies this Season"))
+        log.append(public(log_line("allies", c=who(s, proposer), c2=who(s, seat))))
     else:
-        log.append(public(f"{name(s, seat)} refuses the alliance with {name(s, proposer)}"))
+        log.append(public(log_line("refuses_alliance", c=who(s, seat), c2=who(s, proposer))))
     push(s, (T_TEA_ASK, position + 1))

@@ -23,21 +23,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from sengoku.core import Rng, private, public
+from sengoku.core import Items, Message, Rng, private, public
 
 from . import cards, figures, honor
 from .actions import (
     ADVANTAGE_NAMES,
-    PROVINCE_NAMES,
     REPARATION,
     Bid,
-    Choice,
     Give,
     Hostage,
+    choice,
 )
 from .cards import CARDS
 from .engine import Log, applies, ask, decision, push, task
-from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, coins_text, name
+from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, who
 from .mandates import T_MOVE_ASK
 from .options import KoiCoins, WonWithFigure
 from .state import (
@@ -56,6 +55,17 @@ from .state import (
     BattleRecord,
     State,
 )
+from .terms import (
+    SLASH_SEP,
+    advantage,
+    card,
+    card_named,
+    counted,
+    figure,
+    items,
+    log_line,
+    province,
+)
 
 T_WAR_START = 70
 T_WAR_CARD = 71
@@ -67,11 +77,11 @@ T_SOULS = 76
 T_REPARATIONS = 77
 T_BATTLE_END = 78
 
-COMMIT = Choice("commit seppuku")
-DECLINE = Choice("decline seppuku")
-NO_HOSTAGE = Choice("take no hostage")
-SPARE = Choice("spare the losers")
-NO_MERCY = Choice("kill the losers")
+COMMIT = choice("commit seppuku", "commit_seppuku")
+DECLINE = choice("decline seppuku", "decline_seppuku")
+NO_HOSTAGE = choice("take no hostage", "no_hostage")
+SPARE = choice("spare the losers", "spare")
+NO_MERCY = choice("kill the losers", "no_mercy")
 
 
 # ---------------------------------------------------------------------- start of War
@@ -80,8 +90,7 @@ NO_MERCY = Choice("kill the losers")
 @task(T_WAR_START)
 def _war_start(s: State, rng: Rng, log: Log) -> None:
     s.phase = WAR
-    wars = ", ".join(f"{i + 1} {PROVINCE_NAMES[p]}" for i, p in enumerate(s.war))
-    log.append(public(f"the War Phase begins; War Numbers: {wars}"))
+    log.append(public(log_line("war_begins", x=war_numbers(s))))
     late = ("war_take_from_lower", "war_move_bushi")
 
     def cards_of(seat: int, effects: tuple[str, ...]) -> list[tuple[int, ...]]:
@@ -100,29 +109,34 @@ def _war_start(s: State, rng: Rng, log: Log) -> None:
     push(s, *tasks)
 
 
+def war_numbers(s: State) -> Message:
+    """'War Numbers: 1 Kansai, 2 Edo, ...'."""
+    numbered = [log_line("war_number", n=i + 1, p=province(p)) for i, p in enumerate(s.war)]
+    return log_line("war_numbers", x=items(numbered))
+
+
 @task(T_WAR_CARD)
 def _war_card(s: State, rng: Rng, log: Log, seat: int, c: int) -> None:
-    card = CARDS[c]
-    p = card.params
-    why = f"({card.name})"
-    if card.effect == "war_coins":
-        honor.gain_coins(s, seat, p["coins"], log, why)
-    elif card.effect == "war_ronin":
-        honor.gain_ronin(s, seat, p["ronin"], log, why)
-    elif card.effect == "war_per_virtue":
+    effect = CARDS[c].effect
+    p = CARDS[c].params
+    d = card(c)
+    if effect == "war_coins":
+        honor.gain_coins(s, seat, p["coins"], log, "coins_card", d=d)
+    elif effect == "war_ronin":
+        honor.gain_ronin(s, seat, p["ronin"], log, "ronin_card", d=d)
+    elif effect == "war_per_virtue":
         virtues = cards.distinct_virtues(s, seat)
-        honor.gain_coins(s, seat, p["coins"] * virtues, log, why)
-        honor.gain_vp(s, seat, p["vp"] * virtues, log, why)
-    elif card.effect == "war_take_from_lower":
+        honor.gain_coins(s, seat, p["coins"] * virtues, log, "coins_card", d=d)
+        honor.gain_vp(s, seat, p["vp"] * virtues, log, "vp_card_paren", d=d)
+    elif effect == "war_take_from_lower":
         for q in range(s.players):
             if honor.higher(s, seat, q) and s.coins[q]:
                 got = min(p["coins"], s.coins[q])
                 s.coins[q] -= got
                 s.coins[seat] += got
-                log.append(
-                    public(f"{name(s, seat)} takes {coins_text(got)} from {name(s, q)} {why}")
-                )
-    elif card.effect == "war_move_bushi":
+                key = counted("coins_from_card", got)
+                log.append(public(log_line(key, c=who(s, seat), n=got, c2=who(s, q), d=d)))
+    elif effect == "war_move_bushi":
         push(s, (T_MOVE_ASK, seat, M_NAGINATA, 1))
 
 
@@ -132,17 +146,23 @@ def _koi(s: State, rng: Rng, log: Log, seat: int) -> None:
     n = s.ronin[seat]
     if n:
         s.ronin[seat] = 0
-        honor.gain_coins(s, seat, n, log, f"for its {n} Ronin (Eddies in the Stream)")
+        honor.gain_coins(s, seat, n, log, "coins_koi", n2=n)
 
 
 # ---------------------------------------------------------------------- provinces at war
 
 
-def take_token(s: State, seat: int, p: int, log: Log, how: str) -> None:
-    """``seat`` takes the province's War Province token (Courage: VP per token)."""
+def take_token(s: State, seat: int, p: int, log: Log, how: str, force: int = -1) -> None:
+    """``seat`` takes the province's War Province token (Courage: VP per token); ``how`` names
+    the log line (``"unopposed"``, ``"victor"``, ``"force"`` with the ``force``)."""
     s.tokens[seat].append(s.season * 8 + p)
-    log.append(public(f"{name(s, seat)} takes the War Province token of {PROVINCE_NAMES[p]} {how}"))
-    honor.gain_vp(s, seat, cards.total(s, seat, "token_vp", "vp"), log, "for Courage")
+    c, where = who(s, seat), province(p)
+    if how == "force":
+        log.append(public(log_line("token_force", c=c, p=where, n=force)))
+    else:
+        log.append(public(log_line(f"token_{how}", c=c, p=where)))
+    vp = cards.total(s, seat, "token_vp", "vp")
+    honor.gain_vp(s, seat, vp, log, "vp_card", d=card_named("Courage"))
 
 
 @task(T_WAR_PROVINCE)
@@ -153,23 +173,22 @@ def _war_province(s: State, rng: Rng, log: Log) -> None:
     s.war_next += 1
     push(s, (T_WAR_PROVINCE,))
     here = figures.present(s, p)
-    title = f"War {s.war_next} in {PROVINCE_NAMES[p]}"
+    n, where = s.war_next, province(p)
     if not here:
-        log.append(public(f"{title}: no clan has Force there; the token is discarded"))
+        log.append(public(log_line("war_empty", n=n, p=where)))
     elif len(here) == 1:
         take_token(s, here[0], p, log, "unopposed")
     elif len(here) == 2 and honor.allied(s, here[0], here[1]):
         force = figures.forces(s, p, True)
         winner = figures.strongest(s, force, here)
-        log.append(
-            public(f"{title}: the allies {name(s, here[0])} and {name(s, here[1])} do not fight")
-        )
-        take_token(s, winner, p, log, f"with more Force ({force[winner]})")
+        c, c2 = who(s, here[0]), who(s, here[1])
+        log.append(public(log_line("war_allies", n=n, p=where, c=c, c2=c2)))
+        take_token(s, winner, p, log, "force", force[winner])
     else:
-        _begin_battle(s, p, here, title, log)
+        _begin_battle(s, p, here, log)
 
 
-def _begin_battle(s: State, p: int, here: list[int], title: str, log: Log) -> None:
+def _begin_battle(s: State, p: int, here: list[int], log: Log) -> None:
     s.b_prov = p
     s.b_part = list(here)
     s.bids = [[] for _ in range(s.players)]
@@ -187,11 +206,11 @@ def _begin_battle(s: State, p: int, here: list[int], title: str, log: Log) -> No
     s.b_force = []
     s.b_taken = []
     force = figures.forces(s, p, True, here)
-    sides = ", ".join(
-        f"{name(s, q)} ({force[q]} Force, {coins_text(s.coins[q])}, {s.ronin[q]} Ronin)"
+    sides = [
+        log_line(counted("side", s.coins[q]), c=who(s, q), n=force[q], n2=s.coins[q], n3=s.ronin[q])
         for q in here
-    )
-    log.append(public(f"{title}: Battle between {sides}"))
+    ]
+    log.append(public(log_line("battle", n=s.war_next, p=province(p), x=items(sides))))
     ask(s, D_BID)
 
 
@@ -210,9 +229,8 @@ def _bid_legal(s: State, seat: int) -> list[Any]:
 @applies(D_BID)
 def _bid_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.bids[seat].append(action.coins)
-    log.append(
-        private(f"{name(s, seat)} bids {action.coins} on {ADVANTAGE_NAMES[action.advantage]}", seat)
-    )
+    line = log_line("bids", c=who(s, seat), n=action.coins, a=advantage(action.advantage))
+    log.append(private(line, seat))
     if len(s.bids[seat]) == len(ADVANTAGE_NAMES):
         s.bid_done[seat] = True
     if bidders(s):
@@ -225,9 +243,9 @@ def _reveal(s: State, log: Log) -> None:
     parts = []
     for q in s.b_part:
         s.coins[q] -= sum(s.bids[q])
-        parts.append(f"{name(s, q)} " + "/".join(map(str, s.bids[q])))
-    short = "/".join(ADVANTAGE_NAMES)
-    log.append(public(f"the bids are shown ({short}): " + ", ".join(parts)))
+        parts.append(log_line("clan_bids", c=who(s, q), x=Items(tuple(s.bids[q]), SLASH_SEP)))
+    names = Items(tuple(advantage(a) for a in range(len(ADVANTAGE_NAMES))), SLASH_SEP)
+    log.append(public(log_line("bids_shown", x=names, x2=items(parts))))
     tasks: list[tuple[int, ...]] = []
     for a in (SEPPUKU, TAKE_HOSTAGE, HIRE_RONIN):
         tasks += [(T_EVENT_OPEN,), (T_ADVANTAGE, a), (T_EVENT_CLOSE,)]
@@ -244,9 +262,13 @@ def advantage_winner(s: State, a: int) -> int:
     return honor.best(s, [q for q in s.b_part if s.bids[q][a] == top])
 
 
-def _won_text(s: State, a: int, w: int) -> str:
-    others = ", ".join(f"{name(s, q)} {s.bids[q][a]}" for q in s.b_part if q != w)
-    return f"{name(s, w)} wins {ADVANTAGE_NAMES[a]} with {coins_text(s.bids[w][a])} ({others})"
+def _won(s: State, a: int, w: int, key: str, **args: int) -> Message:
+    """'Koi wins Hire Ronin with 2 Coins (Lotus 1)' and what follows, by ``key``
+    (``wins_advantage``, ``wins_ronin``, ...: counted by the Coins bid)."""
+    others = [log_line("clan_n", c=who(s, q), n=s.bids[q][a]) for q in s.b_part if q != w]
+    coins = s.bids[w][a]
+    c, x = who(s, w), items(others)
+    return log_line(counted(key, coins), c=c, a=advantage(a), n=coins, x=x, **args)
 
 
 @task(T_ADVANTAGE)
@@ -255,17 +277,16 @@ def _advantage(s: State, rng: Rng, log: Log, a: int) -> None:
     w = advantage_winner(s, a)
     s.b_adv[a] = w
     if w < 0:
-        log.append(public(f"nobody wins {ADVANTAGE_NAMES[a]}: every bid was 0"))
+        log.append(public(log_line("nobody_wins", a=advantage(a))))
         return
-    text = _won_text(s, a, w)
     if a == SEPPUKU:
         if figures.figures_in(s, w, p):
-            log.append(public(text))
+            log.append(public(_won(s, a, w, "wins_advantage")))
             ask(s, D_SEPPUKU, w)
         else:
-            log.append(public(f"{text}, with no figure there to sacrifice"))
+            log.append(public(_won(s, a, w, "wins_seppuku_alone")))
     elif a == TAKE_HOSTAGE:
-        log.append(public(text))
+        log.append(public(_won(s, a, w, "wins_advantage")))
         _hostage_ask(s, w, 1 + cards.total(s, w, "extra_hostage", "hostages"))
     elif a == HIRE_RONIN:
         hired = s.ronin[w]
@@ -275,11 +296,11 @@ def _advantage(s: State, rng: Rng, log: Log, a: int) -> None:
                 coins = s.b_start_coins[w]
             hired += coins
         s.b_hired[w] = hired
-        log.append(public(f"{text}: +{hired} Force"))
+        log.append(public(_won(s, a, w, "wins_ronin", n2=hired)))
     else:
-        died = "1 figure" if s.b_killed == 1 else f"{s.b_killed} figures"
-        log.append(public(f"{text}: {died} died in this Battle"))
-        honor.gain_vp(s, w, s.b_killed, log, "from the Imperial Poets")
+        died = "wins_poets_1" if s.b_killed == 1 else "wins_poets_n"
+        log.append(public(_won(s, a, w, died, n2=s.b_killed)))
+        honor.gain_vp(s, w, s.b_killed, log, "vp_poets")
 
 
 @decision(D_SEPPUKU)
@@ -293,12 +314,12 @@ def _seppuku_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
     (§16.4); the clan stays in the Battle."""
     s.pending = None
     if action != COMMIT:
-        log.append(public(f"{name(s, seat)} declines Seppuku"))
+        log.append(public(log_line("declines_seppuku", c=who(s, seat))))
         return
     victims = figures.figures_in(s, seat, s.b_prov)
-    n = figures.kill(s, seat, victims, log, f"{name(s, seat)} commits Seppuku")
+    n = figures.kill(s, seat, victims, log, "killed_seppuku", c=who(s, seat))
     s.b_killed += n
-    honor.gain_vp(s, seat, n, log, "for Seppuku")
+    honor.gain_vp(s, seat, n, log, "vp_seppuku")
     honor.gain_honor(s, seat, n, log)
 
 
@@ -328,15 +349,19 @@ def _hostage_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
     _, _, left = s.pending or ()
     s.pending = None
     if action == NO_HOSTAGE:
-        log.append(public(f"{name(s, seat)} takes no hostage"))
+        log.append(public(log_line("no_hostage", c=who(s, seat))))
         return
     owner = s.clan.index(action.clan)
     f = figures.find(s, owner, action.what, s.b_prov)
     s.loc[f] = HOSTAGE + seat
     s.b_taken.append([seat, owner, action.what])
-    stolen = honor.steal_vp(s, seat, owner, 1, log, "")
-    took = f"{name(s, seat)} takes {figures.describe(s, f)} hostage from {PROVINCE_NAMES[s.b_prov]}"
-    log.append(public(took + (f" and steals {stolen} VP" if stolen else "")))
+    stolen = honor.steal_vp(s, seat, owner, 1, log)
+    took = {"c": who(s, seat), "c2": who(s, owner), "f": figure(action.what)}
+    where = province(s.b_prov)
+    if stolen:
+        log.append(public(log_line("hostage_vp", p=where, n=stolen, **took)))
+    else:
+        log.append(public(log_line("hostage", p=where, **took)))
     _hostage_ask(s, seat, left - 1)
 
 
@@ -358,13 +383,10 @@ def _outcome(s: State, rng: Rng, log: Log) -> None:
         w = honor.best(s, s.b_part)
     s.b_winner = w
     s.b_force = [force[q] for q in s.b_part]
-    others = ", ".join(f"{name(s, q)} {force[q]}" for q in s.b_part if q != w)
-    log.append(
-        public(
-            f"{name(s, w)} wins the Battle of {PROVINCE_NAMES[p]} with {force[w]} Force ({others})"
-        )
-    )
-    take_token(s, w, p, log, "as the victor")
+    others = items([log_line("clan_n", c=who(s, q), n=force[q]) for q in s.b_part if q != w])
+    line = log_line("wins_battle", c=who(s, w), p=province(p), n=force[w], x=others)
+    log.append(public(line))
+    take_token(s, w, p, log, "victor")
     if _losers_figures(s) and cards.copies(s, w, "spare_vp"):
         ask(s, D_MERCY, w)
     else:
@@ -384,8 +406,9 @@ def _kill_losers(s: State, log: Log) -> None:
     w = s.b_winner
     victims = _losers_figures(s)
     oni = sum(1 for f in victims if figures.is_oni(s, f))
-    s.b_killed += figures.kill(s, w, victims, log, "the losers fall")
-    honor.gain_vp(s, w, oni * cards.total(s, w, "enemy_oni_killed_vp", "vp"), log, "for Boldness")
+    s.b_killed += figures.kill(s, w, victims, log, "killed_losers")
+    vp = oni * cards.total(s, w, "enemy_oni_killed_vp", "vp")
+    honor.gain_vp(s, w, vp, log, "vp_card", d=card_named("Boldness"))
 
 
 @decision(D_MERCY)
@@ -397,8 +420,9 @@ def _mercy_legal(s: State, seat: int) -> list[Any]:
 def _mercy_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.pending = None
     if action == SPARE:
-        log.append(public(f"{name(s, seat)} spares the losers"))
-        honor.gain_vp(s, seat, cards.total(s, seat, "spare_vp", "vp"), log, "for Mercy")
+        log.append(public(log_line("spares", c=who(s, seat))))
+        vp = cards.total(s, seat, "spare_vp", "vp")
+        honor.gain_vp(s, seat, vp, log, "vp_card", d=card_named("Mercy"))
     else:
         _kill_losers(s, log)
 
@@ -411,12 +435,12 @@ def _souls(s: State, rng: Rng, log: Log) -> None:
     for f in range(len(s.loc)):
         if s.owner[f] != w or s.card[f] < 0:
             continue
-        card = CARDS[s.card[f]]
-        if card.effect != "win_battle_vp_per_oni":
+        souls = CARDS[s.card[f]]
+        if souls.effect != "win_battle_vp_per_oni":
             continue
         if (s.loc[f] == s.b_prov) if alive else (f in s.b_souls):
-            vp = card.params["vp"] * cards.monster_cards(s, w, oni_only=True)
-            honor.gain_vp(s, w, vp, log, f"for winning with {card.name}")
+            vp = souls.params["vp"] * cards.monster_cards(s, w, oni_only=True)
+            honor.gain_vp(s, w, vp, log, "vp_souls", d=card(s.card[f]))
 
 
 @task(T_REPARATIONS)
@@ -432,12 +456,8 @@ def _reparations(s: State, rng: Rng, log: Log) -> None:
     if share:
         for q in losers:
             s.coins[q] += share
-        log.append(
-            public(
-                f"War Reparations: {name(s, w)}'s {coins_text(paid)} go to "
-                + ", ".join(f"{name(s, q)} {share}" for q in losers)
-            )
-        )
+        shares = items([log_line("clan_n", c=who(s, q), n=share) for q in losers])
+        log.append(public(log_line(counted("reparations", paid), c=who(s, w), n=paid, x=shares)))
     s.picked = []
     if odd:
         ask(s, D_REPARATION, w, odd)
@@ -467,7 +487,7 @@ def _reparation_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> N
     q = s.clan.index(action.clan)
     s.coins[q] += 1
     s.picked.append(q)
-    log.append(public(f"{name(s, seat)} gives an odd Coin of the Reparations to {name(s, q)}"))
+    log.append(public(log_line("odd_coin", c=who(s, seat), c2=who(s, q))))
     if odd > 1:
         ask(s, D_REPARATION, seat, odd - 1)
 

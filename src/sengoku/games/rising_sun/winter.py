@@ -16,8 +16,9 @@ from . import cards, figures, honor
 from .cards import CARDS
 from .data import load_data
 from .engine import Log, task
-from .honor import name
+from .honor import who
 from .state import HOSTAGE, OVER, RESERVE, WINTER, State
+from .terms import card, figure, items, log_line
 
 D = load_data()
 VP_BY_SEASON = tuple(D.game.war_tokens.vp_by_season)
@@ -35,8 +36,9 @@ def return_hostages(s: State, log: Log) -> None:
         if s.loc[f] >= HOSTAGE:
             captor = s.loc[f] - HOSTAGE
             s.loc[f] = RESERVE
-            log.append(public(f"{figures.describe(s, f)} returns home from {name(s, captor)}"))
-            honor.gain_coins(s, captor, D.game.hostage_return.coins, log, "for the hostage")
+            owner, piece = who(s, s.owner[f]), figure(figures.what(s, f))
+            log.append(public(log_line("returns_home", c=owner, f=piece, c2=who(s, captor))))
+            honor.gain_coins(s, captor, D.game.hostage_return.coins, log, "coins_hostage")
 
 
 def upgrade_vp(s: State, seat: int, c: int) -> int:
@@ -76,7 +78,7 @@ def set_bonus(s: State, seat: int) -> int:
 @task(T_WINTER)
 def _winter(s: State, rng: Rng, log: Log) -> None:
     s.phase = WINTER
-    log.append(public("Winter: the final scoring"))
+    log.append(public(log_line("winter")))
     return_hostages(s, log)
     honor.open_event(s)
     before = s.vp.copy()
@@ -86,14 +88,14 @@ def _winter(s: State, rng: Rng, log: Log) -> None:
             if CARDS[c].type == "winter":
                 vp = upgrade_vp(s, seat, c)
                 parts[seat][1] += vp
-                honor.gain_vp(s, seat, vp, log, f"for {CARDS[c].name}")
+                honor.gain_vp(s, seat, vp, log, "vp_card", d=card(c))
         tokens = token_vp(s, seat)
         parts[seat][2] = tokens
-        honor.gain_vp(s, seat, tokens, log, f"for {len(s.tokens[seat])} War Province tokens")
+        honor.gain_vp(s, seat, tokens, log, "vp_tokens", n2=len(s.tokens[seat]))
         bonus = set_bonus(s, seat)
         parts[seat][3] = bonus
         distinct = len({t % 8 for t in s.tokens[seat]})
-        honor.gain_vp(s, seat, bonus, log, f"for tokens of {distinct} different provinces")
+        honor.gain_vp(s, seat, bonus, log, "vp_set", n2=distinct)
     honor.close_event(s, log)
     for seat in range(s.players):
         parts[seat][4] = s.vp[seat] - sum(parts[seat][:4])
@@ -101,9 +103,13 @@ def _winter(s: State, rng: Rng, log: Log) -> None:
     s.final = s.vp.copy()
     s.phase = OVER
     ranking = sorted(range(s.players), key=lambda p: (-s.vp[p], s.honor.index(p)))
-    log.append(public("final score: " + ", ".join(f"{name(s, p)} {s.vp[p]}" for p in ranking)))
-    outcome = outcome_of(s)
-    log.append(public("the winner: " + " and ".join(name(s, p) for p in outcome.winners)))
+    scores = items([log_line("clan_n", c=who(s, p), n=s.vp[p]) for p in ranking])
+    log.append(public(log_line("final_score", x=scores)))
+    winners = outcome_of(s).winners
+    if len(winners) == 1:
+        log.append(public(log_line("winner", c=who(s, winners[0]))))
+    else:  # tied allied leaders share the win: two of them
+        log.append(public(log_line("winners", c=who(s, winners[0]), c2=who(s, winners[1]))))
 
 
 def outcome_of(s: State) -> Outcome:

@@ -6,7 +6,7 @@
 // bid composer stands for every Bid of the step the engine asks for, lets the person set the
 // whole split with a live total, and sends the four steps in order (docs/ui.md).
 import { h, s, useStylesheet } from "../dom.js";
-import { entries, t, tOr } from "../i18n.js";
+import { t, tOr } from "../i18n.js";
 import { catalogTranslator } from "../logtext.js";
 
 useStylesheet("/web/games/rising_sun.css");
@@ -52,11 +52,6 @@ export function seatColours(players) {
 const clanOf = (view, seat) => view.clans?.[seat] ?? null;
 const clanCss = (view, seat) => CLAN_CSS[clanOf(view, seat)] || SEAT_CSS[seat];
 const clanText = (view, seat) => (clanOf(view, seat) ? tOr(`rising_sun.clan.${clanOf(view, seat)}`, clanOf(view, seat)) : t(`rising_sun.colour.${SEATS[seat]}`));
-
-/** The log names a seat by its clan once the clans are chosen. */
-export function logName(seat, view) {
-  return clanOf(view, seat);
-}
 
 export function phaseText(view, tr = t) {
   if (!view?.phase) return "";
@@ -618,8 +613,7 @@ export function createRenderer(ctx) {
   const focus = { after: null };
   const act = makeAct(ctx, focus);
   const split = { key: null, values: [0, 0, 0, 0] };
-  const words = () => logWords(ctx.data);
-  const actionText = catalogTranslator("rising_sun.act.", words);
+  const actionText = catalogTranslator("rising_sun.act.", () => actionWords(ctx.data));
   let layout = "wide";
   let lastMessage = null;
   let lastBefore = null;
@@ -655,8 +649,6 @@ export function createRenderer(ctx) {
       }
       if (message.legal?.length) focus.after = null;
     },
-    translateLog: catalogTranslator("rising_sun.log.", words),
-    translateAction: actionText,
   };
   return renderer;
 }
@@ -677,24 +669,20 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`rising_sun.col
     h("p", { class: "rs-hint" }, tr("rising_sun.final.honor", { list: view.honor.map(q => clanText(view, q)).join(" > ") })));
 }
 
-// -- the log -----------------------------------------------------------------------------------
-// The engine writes English; the catalog's "rising_sun.log.*" templates (and "rising_sun.act.*"
-// for the actions' notation) are that English with typed placeholders (../logtext.js):
-// c a clan or seat, p a province, k a Kami, m a Mandate, d a Season card, a an Advantage,
-// s a season, f a figure kind or Monster, n a number, x free text whose known terms are
-// translated one by one.
+// -- the choices' words ------------------------------------------------------------------------
+// The log and a replay's moves are messages the shell renders (ctx.say). A legal action comes
+// with its notation only, so a button reads it through the catalog's "rising_sun.act.*"
+// templates, that English with typed placeholders (../logtext.js): c a clan, p a province,
+// k a Kami, m a Mandate, d a Season card, a an Advantage, f a figure kind or Monster, n a number.
 
-function logWords(data) {
+function actionWords(data) {
   const words = (keys, key) => new Map(keys.map(k => [k, tOr(key(k), k)]));
-  const c = new Map([...words(data.clans.map(x => x.name), k => `rising_sun.clan.${k}`), ...words(SEATS, k => `rising_sun.colour.${k}`)]);
+  const c = words(data.clans.map(x => x.name), k => `rising_sun.clan.${k}`);
   const p = words(data.provinces.map(x => x.name), k => `rising_sun.province.${k}`);
   const k = words(data.kami.map(x => x.name), k_ => `rising_sun.kami.${k_}`);
   const m = words(data.mandates, k_ => `rising_sun.mandate.${k_}`);
   const d = words([...new Set(data.cards.map(x => x.name))], k_ => `rising_sun.card.${k_}`);
   const a = words(data.advantages, k_ => `rising_sun.advantage.${k_}`);
-  const seasons = words(SEASONS, k_ => `rising_sun.season.${k_}`);
   const f = new Map([...words(KINDS, k_ => `rising_sun.kind.${k_}`), ...d]);
-  const terms = entries("rising_sun.term.").map(([, en, tr]) => [en, tr]);
-  const capital = new Map([...seasons].map(([en, tr]) => [en[0].toUpperCase() + en.slice(1), tr]));
-  return { c, p, k, m, d, a, s: new Map([...seasons, ...capital]), f, x: new Map([...c, ...p, ...k, ...m, ...d, ...a, ...f, ...capital, ...terms]) };
+  return { c, p, k, m, d, a, f };
 }
