@@ -159,6 +159,13 @@ class LiveMatch:
             "spectators": sum(c.seat is None for c in self.connections),
         }
 
+    def _legal_json(self, action: Any) -> dict[str, Any]:
+        """A legal action as the client gets it: its structured form and how a person reads
+        it (a message, docs/protocol.md)."""
+        described = action_to_json(action)
+        described["message"] = message_to_json(self.match.game.action_message(action))
+        return described
+
     def message(self, conn: Connection, kind: str) -> dict[str, Any]:
         """The ``welcome`` or ``update`` message for one connection (advances its log)."""
         m = self.match
@@ -173,7 +180,7 @@ class LiveMatch:
             "view": m.view(seat),
             "log": [message_to_json(e) for e in m.log_entries(seat, since=conn.log_pos)],
             "log_length": m.log_length,
-            "legal": [action_to_json(a) for a in legal],
+            "legal": [self._legal_json(a) for a in legal],
             "seats": [s.public() for s in self.seats],
             "presence": self.presence(),
             "outcome": outcome.to_json() if outcome else None,

@@ -82,23 +82,13 @@ export function matchPage(root, matchId, replay) {
     if (last) draw();
   }
 
-  /** The word the engine's log names a seat by: its colour, or what the game says
-   *  (`logName(seat, view)`: Rising Sun names clans). */
-  function logName(seat) {
-    const named = module.logName && last ? module.logName(seat, last.view) : null;
-    return named || module.seatColours(info.players)[seat].key;
-  }
+  /** A log line in the reader's language: a message from the catalogs (docs/protocol.md,
+   *  "Messages"), or the plain text of a game without a catalog, as it is. */
+  const lineText = entry => say(entry);
 
-  /** A log line in the reader's language: a message from the catalogs (say), or the plain
-   *  text of a game that has no catalog (translated by the renderer's translateLog, if any). */
-  function lineText(entry) {
-    if (typeof entry !== "string") return say(entry);
-    return renderer?.translateLog ? renderer.translateLog(entry) : entry;
-  }
-
-  /** Whether a log line concerns a seat: its message names the seat, or its text the seat's name. */
+  /** Whether a log line concerns a seat: its message names the seat (or a plain line its colour). */
   function concerns(entry, seat) {
-    return typeof entry === "string" ? entry.includes(logName(seat)) : seatsNamed(entry).has(seat);
+    return typeof entry === "string" ? entry.includes(module.seatColours(info.players)[seat].key) : seatsNamed(entry).has(seat);
   }
 
   function drawLog() {
@@ -468,9 +458,7 @@ export function matchPage(root, matchId, replay) {
     ui.slider.value = step;
     ui.count.textContent = t("ui.replay.count", { n: step, total });
     const notation = last?.action?.notation;
-    const described = last?.action && (typeof last.action.message === "string" && renderer.translateAction
-      ? renderer.translateAction(last.action.message) : say(last.action.message ?? notation));
-    ui.lastAction.textContent = notation ? `${seatName(last.action.seat)}: ${described}` : "";
+    ui.lastAction.textContent = notation ? `${seatName(last.action.seat)}: ${say(last.action.message ?? notation)}` : "";
     ui.lastAction.title = notation || "";
     const key = playing ? "ui.replay.pause" : "ui.replay.play";
     ui.playButton.textContent = playing ? "❚❚" : "▶";

@@ -1,6 +1,7 @@
 // The fallback renderer for a game without its own: the view as data, the legal actions as
 // buttons (filterable). A new game works in the browser at once and gets a board later.
 import { h } from "../dom.js";
+import { say } from "../i18n.js";
 
 export const featuredOptions = [];
 
@@ -11,7 +12,7 @@ export function phaseText(view) {
 }
 
 /** Buttons for a list of legal actions, with a filter box once there are many. */
-export function actionButtons(ctx, legal, label = a => a.notation) {
+export function actionButtons(ctx, legal, label = a => say(a.message ?? a.notation)) {
   const list = h("div", { class: "choices" });
   const fill = needle => list.replaceChildren(...legal
     .filter(a => !needle || label(a).toLowerCase().includes(needle))

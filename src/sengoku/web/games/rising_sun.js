@@ -6,8 +6,7 @@
 // bid composer stands for every Bid of the step the engine asks for, lets the person set the
 // whole split with a live total, and sends the four steps in order (docs/ui.md).
 import { h, s, useStylesheet } from "../dom.js";
-import { t, tOr } from "../i18n.js";
-import { catalogTranslator } from "../logtext.js";
+import { say, t, tOr } from "../i18n.js";
 
 useStylesheet("/web/games/rising_sun.css");
 
@@ -482,7 +481,7 @@ function makeAct(ctx, focus) {
   };
 }
 
-function actButton(st, action, content = st.actionText(action.notation), extra = "choice") {
+function actButton(st, action, content = st.actionText(action), extra = "choice") {
   return h("button", { type: "button", class: `rs-act ${extra}`, "data-notation": action.notation, onclick: () => st.act(action).catch(() => {}) }, content);
 }
 
@@ -515,7 +514,7 @@ function drawControls(st) {
   grouped(st, take(a => a.name === "Move"), a => `${provinceName(st.data.provinces[a.args.src].name)} → ${provinceName(st.data.provinces[a.args.dst].name)}`, a => whatLabel(st, a.args.what), parts);
   const builds = take(a => a.name === "Build");
   if (builds.length) parts.push(section(t("rising_sun.controls.build"), h("div", { class: "choices" }, ...builds.map(a => actButton(st, a, [figIcon(STRONGHOLD, clanCss(view, st.me)), provinceName(st.data.provinces[a.args.province].name)])))));
-  grouped(st, take(a => a.name === "Replace"), a => placeName(st, a.args.where), a => st.actionText(a.notation), parts, false);
+  grouped(st, take(a => a.name === "Replace"), a => placeName(st, a.args.where), a => st.actionText(a), parts, false);
   const chooses = take(a => a.name === "ChooseClan");
   if (chooses.length) {
     parts.push(section(null, h("div", { class: "rs-mandates" }, ...chooses.map(a => {
@@ -525,13 +524,13 @@ function drawControls(st) {
   }
   for (const name of ["Answer", "Hostage", "Kill"]) {
     const list = take(a => a.name === name);
-    if (list.length) parts.push(section(null, h("div", { class: "choices" }, ...list.map(a => actButton(st, a, st.actionText(a.notation), name === "Answer" && a.args.accept ? "choice primary" : "choice")))));
+    if (list.length) parts.push(section(null, h("div", { class: "choices" }, ...list.map(a => actButton(st, a, st.actionText(a), name === "Answer" && a.args.accept ? "choice primary" : "choice")))));
   }
   const gifts = take(a => a.name === "Give" && GIFT_PURPOSES.includes(a.args.purpose));
   const rest = take(a => a.name !== "Choice");
   if (rest.length) parts.push(section(null, h("div", { class: "choices" }, ...rest.map(a => actButton(st, a)))));
   const choices = take(() => true);
-  if (choices.length) parts.push(h("div", { class: "rs-row end" }, ...choices.map(a => actButton(st, a, st.actionText(a.notation), "ghost"))));
+  if (choices.length) parts.push(h("div", { class: "rs-row end" }, ...choices.map(a => actButton(st, a, st.actionText(a), "ghost"))));
   if (gifts.length) parts.push(h("details", { class: "rs-gifts" }, h("summary", {}, t("rising_sun.controls.gifts", { n: gifts.length })), hint(t("rising_sun.controls.gifts_help")), h("div", { class: "choices" }, ...gifts.map(a => actButton(st, a)))));
   return [h("div", { class: `rs-controls decision-${view.decision}`, "data-number": st.number, "data-decision": view.decision ?? "" },
     h("h2", {}, tOr(`rising_sun.decision.${view.decision}`, view.decision || "")), ...parts.filter(Boolean))];
@@ -552,7 +551,7 @@ function grouped(st, list, topic, label, parts, icons = true) {
     groups.get(key).push(a);
   }
   const boxes = [...groups].map(([key, actions]) => h("div", { class: "rs-group" }, h("span", { class: "rs-group-title" }, key),
-    h("div", { class: "choices" }, ...actions.map(a => actButton(st, a, icons ? label(a) : st.actionText(a.notation))))));
+    h("div", { class: "choices" }, ...actions.map(a => actButton(st, a, icons ? label(a) : st.actionText(a))))));
   parts.push(list.length > 24 ? h("details", { class: "rs-many", open: true }, h("summary", {}, t("rising_sun.controls.many", { n: list.length })), ...boxes) : section(null, ...boxes));
 }
 
@@ -613,7 +612,7 @@ export function createRenderer(ctx) {
   const focus = { after: null };
   const act = makeAct(ctx, focus);
   const split = { key: null, values: [0, 0, 0, 0] };
-  const actionText = catalogTranslator("rising_sun.act.", () => actionWords(ctx.data));
+  const actionText = action => (action.message ? say(action.message) : action.notation); // the server describes each legal action
   let layout = "wide";
   let lastMessage = null;
   let lastBefore = null;
@@ -669,20 +668,3 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`rising_sun.col
     h("p", { class: "rs-hint" }, tr("rising_sun.final.honor", { list: view.honor.map(q => clanText(view, q)).join(" > ") })));
 }
 
-// -- the choices' words ------------------------------------------------------------------------
-// The log and a replay's moves are messages the shell renders (ctx.say). A legal action comes
-// with its notation only, so a button reads it through the catalog's "rising_sun.act.*"
-// templates, that English with typed placeholders (../logtext.js): c a clan, p a province,
-// k a Kami, m a Mandate, d a Season card, a an Advantage, f a figure kind or Monster, n a number.
-
-function actionWords(data) {
-  const words = (keys, key) => new Map(keys.map(k => [k, tOr(key(k), k)]));
-  const c = words(data.clans.map(x => x.name), k => `rising_sun.clan.${k}`);
-  const p = words(data.provinces.map(x => x.name), k => `rising_sun.province.${k}`);
-  const k = words(data.kami.map(x => x.name), k_ => `rising_sun.kami.${k_}`);
-  const m = words(data.mandates, k_ => `rising_sun.mandate.${k_}`);
-  const d = words([...new Set(data.cards.map(x => x.name))], k_ => `rising_sun.card.${k_}`);
-  const a = words(data.advantages, k_ => `rising_sun.advantage.${k_}`);
-  const f = new Map([...words(KINDS, k_ => `rising_sun.kind.${k_}`), ...d]);
-  return { c, p, k, m, d, a, f };
-}

@@ -3,7 +3,7 @@
 // Every choice is derived from message.legal and nothing else: the renderer never offers an
 // action the server did not list, and every listed action gets exactly one control.
 import { h, s, useStylesheet } from "../dom.js";
-import { t } from "../i18n.js";
+import { say, t } from "../i18n.js";
 
 useStylesheet("/web/games/shitenno.css");
 
@@ -495,7 +495,7 @@ function drawControls(st) {
   const draw = { build: buildControls, offer: offerControls, last: lastControls, control: controlControls, pay: payControls, flip: flipControls }[view.phase];
   const parts = draw ? draw(st, take) : [];
   const rest = legal.filter(a => !used.has(a));
-  if (rest.length) parts.push(section(t("shitenno.controls.other"), h("div", { class: "choices" }, ...rest.map(a => actButton(st, a, a.notation, { extra: "choice" })))));
+  if (rest.length) parts.push(section(t("shitenno.controls.other"), h("div", { class: "choices" }, ...rest.map(a => actButton(st, a, say(a.message ?? a.notation), { extra: "choice" })))));
   return [h("div", { class: `sh-controls phase-${view.phase}`, "data-number": st.number, "data-phase": view.phase },
     h("h2", {}, t(`shitenno.phase.${view.phase}`)), ...parts)];
 }
