@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, DateTime, Float, ForeignKey, Integer, String, Text, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -39,6 +39,9 @@ class MatchRow(Base):
     host_digest: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # undo (migration 0002): the host's option, and how many actions were taken back
+    allow_undo: Mapped[bool] = mapped_column(default=True, server_default=true())
+    undos: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 class SeatRow(Base):
