@@ -16,7 +16,7 @@ export async function gameModule(name) {
 
 export function lobbyPage(root) {
   let games = [];
-  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "" };
+  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", undo: true };
   let created = null;
   let filter = "running";
   let drawing = 0; // the latest redraw; an older one that finishes later is dropped
@@ -107,6 +107,7 @@ export function lobbyPage(root) {
           seats: form.seats.map(s => (s.kind === "human" ? { kind: "human", ...(s.name.trim() ? { name: s.name.trim() } : {}) } : { kind: "bot", bot: s.bot })) };
         if (form.seed !== "") body.seed = Number(form.seed);
         if (form.clock !== "") body.turn_clock = Number(form.clock);
+        if (!form.undo) body.undo = false;
         const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
         // only the host's key is kept here; each seat's key is kept by the browser that opens it
         hostStore.put(made.id, made.host_token);
@@ -130,7 +131,9 @@ export function lobbyPage(root) {
         h("div", { class: "option" }, h("label", { for: "new-seed" }, t("ui.lobby.seed")),
           h("input", { id: "new-seed", type: "number", min: 0, value: form.seed, oninput: e => { form.seed = e.target.value; } }), h("small", {}, t("ui.lobby.seed_help"))),
         h("div", { class: "option" }, h("label", { for: "new-clock" }, t("ui.lobby.clock")),
-          h("input", { id: "new-clock", type: "number", min: 1, value: form.clock, oninput: e => { form.clock = e.target.value; } }), h("small", {}, t("ui.lobby.clock_help")))),
+          h("input", { id: "new-clock", type: "number", min: 1, value: form.clock, oninput: e => { form.clock = e.target.value; } }), h("small", {}, t("ui.lobby.clock_help"))),
+        h("div", { class: "option" }, h("label", { for: "new-undo" }, t("ui.lobby.undo")),
+          h("input", { id: "new-undo", type: "checkbox", checked: form.undo, onchange: e => { form.undo = e.target.checked; } }), h("small", {}, t("ui.lobby.undo_help")))),
       h("div", { class: "row" }, create), message);
   }
 
