@@ -172,8 +172,10 @@ export function matchPage(root, matchId, replay) {
     return h("div", { class: "undo-bar", hidden: true }, ui.undoButton);
   }
 
+  /** Shown when the server says so and no move of this page is on its way (a renderer that
+   *  sends a sequence of steps, such as Shogun's plan, is not interrupted half-way). */
   function undoShown() {
-    return !replay && mySeat !== null && info?.undo !== false && Boolean(last) && !last.outcome && undo.hint;
+    return !replay && mySeat !== null && info?.undo !== false && Boolean(last) && !last.outcome && undo.hint && pending.size === 0;
   }
 
   function drawUndo() {
@@ -248,12 +250,14 @@ export function matchPage(root, matchId, replay) {
       if (m.code === "bad_token" || m.code === "seat_reassigned") seatStore.forget(matchId, token);
       ui.message.textContent = text;
       if (!last) ui.status.textContent = text;
+      setTimeout(drawUndo);
       return;
     }
     if (m.type === "undone") {
       const waiting = pending.get(m.ref);
       pending.delete(m.ref);
       if (waiting) waiting.resolve(m);
+      setTimeout(drawUndo);
       return;
     }
     if (m.type === "accepted") {
@@ -262,6 +266,7 @@ export function matchPage(root, matchId, replay) {
       before = last.view;
       for (const line of logLines) line[1] = false;
       if (waiting) waiting.resolve(m);
+      setTimeout(drawUndo); // once the renderer has sent its next step, if any
       return;
     }
     if (m.type === "presence" && last) { last.presence = m.presence; return; }
