@@ -214,12 +214,24 @@ class LiveMatch:
     def undo_hint(self, seat: int) -> bool:
         """Whether ``seat``'s latest action can be taken back now, as far as checked."""
         point = self.undo_points.get(seat)
-        return point is not None and point.allowed and point.checked_at == self.number
+        return (
+            point is not None
+            and point.allowed
+            and point.checked_at == self.number
+            and self.seats[seat].kind == "human"
+        )
 
-    def refresh_hints(self, actor: int | None = None, before: Match | None = None) -> None:
-        """Bring the hint of every seat with a hinted connection up to date; ``before`` is
-        the match just before ``actor``'s action (it spares a replay)."""
-        for seat in {c.seat for c in self.connections if c.undo_hints and c.seat is not None}:
+    def hinted_seats(self) -> set[int]:
+        """The seats with a connection that asked for undo hints."""
+        return {c.seat for c in self.connections if c.undo_hints and c.seat is not None}
+
+    def refresh_hints(
+        self, seats: set[int], actor: int | None = None, before: Match | None = None
+    ) -> None:
+        """Bring the hints of ``seats`` up to date (in a worker thread: ``seats`` is taken
+        in the event loop); ``before`` is the match just before ``actor``'s action (it
+        spares a replay)."""
+        for seat in seats:
             self.refresh_hint(seat, actor, before)
 
     def refresh_hint(
@@ -410,8 +422,8 @@ class Hub:
                     before, live.match = live.match, trial
                     if outcome is not None:
                         live.stored = await run_in_threadpool(self._refresh, live.id)
-                    elif any(c.undo_hints for c in live.connections):
-                        await run_in_threadpool(live.refresh_hints, seat, before)
+                    elif hinted := live.hinted_seats():
+                        await run_in_threadpool(live.refresh_hints, hinted, seat, before)
                     self._after_change(live, seat)
                     return notation
                 await self._catch_up(live)  # another process stored an action first
@@ -451,8 +463,8 @@ class Hub:
                     live.match = trial
                     live.undos += 1
                     self._history_rewritten(live, index)
-                    if any(c.undo_hints for c in live.connections):
-                        await run_in_threadpool(live.refresh_hints)
+                    if hinted := live.hinted_seats():
+                        await run_in_threadpool(live.refresh_hints, hinted)
                     self._after_change(live, seat, reset=True)
                     return str(action)
                 await self._catch_up(live)  # another process changed the match first
