@@ -9,6 +9,10 @@ its ``asyncio.Lock``, one action at a time in arrival order, and follows the sam
    catch up from the database and start again;
 4. only then replace the match, tell every connection (each its own view and new log
    lines), start bots for the seats that are theirs to play, and restart the turn clock.
+
+An undo (:meth:`Hub.undo`) takes the same path: the engine takes the action back on a clone
+(``Match.undo``, which may refuse), the database loses it (:meth:`Store.take_back`), and
+only then is everyone told, with the whole log again.
 """
 
 from __future__ import annotations
