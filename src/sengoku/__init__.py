@@ -2,8 +2,9 @@
 
 The public contract (see ``README.md`` and ``docs/architecture.md``):
 :func:`available_games`, :func:`new_match`, :class:`Match` (``to_act``, ``legal_actions``,
-``act``, ``view``, ``outcome``, ``to_record``, ``from_record``, ``clone``, ``parse_action``),
-:class:`Outcome`, :class:`IllegalActionError` and :func:`determinize`.
+``act``, ``view``, ``outcome``, ``to_record``, ``from_record``, ``clone``, ``parse_action``,
+``undo``, ``undo_refusal``),
+:class:`Outcome`, :class:`IllegalActionError`, :class:`UndoRefusedError` and :func:`determinize`.
 """
 
 from sengoku.core import (
@@ -17,6 +18,7 @@ from sengoku.core import (
     Rng,
     SengokuError,
     SetupError,
+    UndoRefusedError,
     UnknownGameError,
     available_games,
     determinize,
@@ -38,6 +40,7 @@ __all__ = [
     "Rng",
     "SengokuError",
     "SetupError",
+    "UndoRefusedError",
     "UnknownGameError",
     "__version__",
     "available_games",

@@ -28,6 +28,9 @@ from sengoku.core import (
     IllegalActionError,
     Match,
     Rng,
+    UndoReason,
+    UndoRefusal,
+    UndoRefusedError,
     describe_options,
     get_game,
     normalize_notation,
@@ -37,6 +40,7 @@ from sengoku.core.encoding import check_observation
 GAMES_PER_CASE = int(os.environ.get("SENGOKU_CONFORMANCE_GAMES", "2"))
 MAX_STEPS = 200_000
 CHECKS_PER_GAME = 25
+UNDO_CHECKS_PER_GAME = 10
 
 
 def _cases() -> Iterator[Any]:
@@ -491,3 +495,49 @@ def test_junk_actions_are_refused_with_a_reason(name: str, junk: Any, seat: Any)
         acted, action = match.history[-1]
         assert acted == seat
         assert normalize_notation(str(action)) == normalize_notation(str(junk))
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_an_allowed_undo_is_the_replay_of_the_record_without_that_action(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """Along a random game, whenever a seat may take back its latest action, the match after
+    the undo has exactly the record without that action, and the views, log and legal
+    actions of a fresh replay of that record; doing the action again at once gives the
+    position back. A refused undo says why with one of the reason codes and changes nothing.
+    """
+    length = len(record_of(name, players, options, 1)["actions"])
+    marks = set(range(1, length, max(1, length // UNDO_CHECKS_PER_GAME)))
+    codes = {reason.value for reason in UndoReason}
+    allowed = 0
+
+    def check(match: Match, step: int) -> None:
+        nonlocal allowed
+        if step not in marks:
+            return
+        before = snapshot(match)
+        for seat in range(players):
+            twin = match.clone()
+            try:
+                index, action = twin.undo(seat)
+            except UndoRefusedError as refused:
+                assert refused.code in codes and refused.reason
+                assert snapshot(twin) == before, f"step {step}: a refused undo changed the match"
+                continue
+            allowed += 1
+            record = match.to_record()
+            assert record["actions"][index] == [seat, str(action)]
+            kept = record["actions"][:index] + record["actions"][index + 1 :]
+            expected = {**record, "actions": kept}
+            assert twin.to_record() == expected, f"step {step}: seat {seat}'s undo"
+            fresh = Match.from_record(json.loads(json.dumps(expected)))
+            assert snapshot(twin) == snapshot(fresh), f"step {step}: seat {seat}'s undo"
+            twin.act(seat, action)
+            assert all_views(twin) == all_views(match), f"step {step}: undo and redo"
+        assert snapshot(match) == before, f"step {step}: asking about undo changed the match"
+
+    match = random_walk(name, players, options, 1, check)
+    assert match.undo_refusal(0) == UndoRefusal(
+        UndoReason.GAME_OVER, "the game is over: its actions stand"
+    )
+    assert allowed, "no undo was ever allowed"

@@ -7,6 +7,7 @@ from .errors import (
     RecordError,
     SengokuError,
     SetupError,
+    UndoRefusedError,
     UnknownGameError,
 )
 from .game import (
@@ -19,7 +20,7 @@ from .game import (
     public,
     without_sources,
 )
-from .match import VIEW_KEYS, Match, determinize, new_match
+from .match import VIEW_KEYS, Match, UndoReason, UndoRefusal, determinize, new_match
 from .messages import Items, Message, Term, message_to_json, msg, render
 from .options import (
     GameOptions,
@@ -55,6 +56,9 @@ __all__ = [
     "SetupError",
     "Term",
     "TokenTree",
+    "UndoReason",
+    "UndoRefusal",
+    "UndoRefusedError",
     "UnknownGameError",
     "action_to_json",
     "available_games",

@@ -55,3 +55,24 @@ class IllegalActionError(SengokuError, ValueError):
 
 class RecordError(SengokuError, ValueError):
     """A match record that is malformed or does not replay."""
+
+
+class UndoRefusedError(SengokuError):
+    """A seat asked to take back its latest action, and it must stand.
+
+    The match is never changed by an undo that raises this error (see
+    :meth:`~sengoku.core.match.Match.undo`).
+
+    Attributes:
+        seat: the seat that asked.
+        code: why, as one of the machine codes of :class:`~sengoku.core.match.UndoReason`
+            (``"nothing_to_undo"``, ``"game_over"``, ``"chance"``, ``"revealed"``,
+            ``"others_acted"``).
+        reason: why, in words a player understands.
+    """
+
+    def __init__(self, seat: int | None, code: str, reason: str) -> None:
+        self.seat = seat
+        self.code = code
+        self.reason = reason
+        super().__init__(reason)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
-from .errors import IllegalActionError, RecordError, SetupError
+from .errors import IllegalActionError, RecordError, SetupError, UndoRefusedError
 from .game import Game, LogEntry
 from .messages import Message, render
 from .options import GameOptions, options_to_json, parse_options
@@ -17,6 +18,34 @@ RECORD_FORMAT = "sengoku.record"
 RECORD_VERSION = 1
 #: Keys that :meth:`Match.view` adds to every game's view.
 VIEW_KEYS = ("game", "players", "options", "seat", "to_act")
+#: How many times :meth:`Match.undo_refusal` redraws what each seat cannot see.
+UNDO_SAMPLES = 3
+
+
+class UndoReason(enum.Enum):
+    """Why a seat's latest action must stand (:meth:`Match.undo_refusal`)."""
+
+    NOTHING_TO_UNDO = "nothing_to_undo"  #: the seat has no action standing
+    GAME_OVER = "game_over"  #: the match has an outcome
+    CHANCE = "chance"  #: the action drew chance (a shuffle, a draw, a roll)
+    REVEALED = "revealed"  #: the action showed a seat something that was hidden from it
+    OTHERS_ACTED = "others_acted"  #: another seat has acted on what the action showed
+
+
+class UndoRefusal(NamedTuple):
+    """Why an undo is refused: the machine code and the reason in words."""
+
+    reason: UndoReason
+    message: str
+
+    @property
+    def code(self) -> str:
+        """The reason's machine code (``"others_acted"``)."""
+        return self.reason.value
+
+    def error(self, seat: int) -> UndoRefusedError:
+        """The error :meth:`Match.undo` raises for this refusal."""
+        return UndoRefusedError(seat, self.code, self.message)
 
 
 class Match:
@@ -287,6 +316,209 @@ class Match:
             "actions": [[seat, str(action)] for seat, action in self._history],
             "outcome": outcome.to_json() if outcome else None,
         }
+
+    # -- taking back -----------------------------------------------------------------------
+
+    def undo_refusal(
+        self, seat: int, before: Match | None = None, *, reveal_checks: bool = True
+    ) -> UndoRefusal | None:
+        """Why ``seat`` may not take back its latest action now, or ``None`` if it may.
+
+        The policy of Board Game Arena, decided by the engine for every game from the
+        protocol alone (:meth:`Game.vary_secrets`, :meth:`Game.view`, the seeded chance).
+        Let *a* be the seat's latest action. It must stand when:
+
+        - ``game_over``: the match has an outcome;
+        - ``nothing_to_undo``: the seat has no action standing;
+        - ``chance``: applying *a* drew on the match's chance (its :class:`Rng` moved);
+        - ``revealed``: *a* showed some seat something hidden from it. For each seat, what
+          is hidden from it is redrawn a few times (:data:`UNDO_SAMPLES`, with a fixed
+          seed) and *a* applied there where it is legal; if that seat's view or log lines
+          after *a* differ from the true ones, *a* depended on, and so showed, a secret:
+          a card from a shuffled deck, another seat's secret choice, a secret of the
+          actor's that *a* does not name. What *a* names itself (the cards a payment
+          spends) is the actor's own choice, and taking it back is the point of undo;
+        - ``others_acted``: other seats have acted since, and *a* cannot be moved to after
+          their actions unchanged: one of them is not legal without *a*, or was offered
+          other choices with *a* than without it; or with *a* moved to the end some seat
+          would see another position than now, or *a* would draw chance or reveal a
+          secret there (another seat's move after it revealed a simultaneous phase).
+          A secret step of a simultaneous phase (a Shogun plan step) passes until the
+          phase is revealed.
+
+        Computed on demand by replaying the record (milliseconds): ``before``, this match
+        as it stood just before *a* (a copy the caller kept, never changed here), spares
+        the replay of the actions before it; a copy of another position is ignored.
+        ``reveal_checks=False`` skips the redrawing of secrets, for a quick answer from a
+        caller that already checked the action itself: :meth:`undo` may still refuse.
+
+        >>> from sengoku import new_match
+        >>> match = new_match("shitenno", 3, seed=1)
+        >>> match.undo_refusal(0).code
+        'nothing_to_undo'
+        """
+        return self._undo_plan(seat, before, reveal_checks)[0]
+
+    def undo(self, seat: int, before: Match | None = None) -> tuple[int, Any]:
+        """Take back ``seat``'s latest action; returns its index in the history and itself.
+
+        The match becomes exactly the replay of its record without that action (same seed:
+        the action drew no chance, so every later action replays as it was); the log loses
+        the action's lines. Raises :class:`UndoRefusedError` (with the reason's code, see
+        :meth:`undo_refusal`), changing nothing, when the action must stand.
+        """
+        refusal, without, index = self._undo_plan(seat, before)
+        if refusal is not None:
+            raise refusal.error(seat)
+        assert without is not None
+        action = self._history[index][1]
+        self._state, self._rng = without._state, without._rng
+        self._history, self._log, self._legal = without._history, without._log, {}
+        return index, action
+
+    def replayed(self, count: int) -> Match:
+        """A new match replaying the first ``count`` actions of this one from its seed.
+
+        Raises :class:`RecordError` for a match sampled for search (it has no seed).
+        """
+        if not 0 <= count <= len(self._history):
+            raise ValueError(f"count must be between 0 and {len(self._history)}, not {count}")
+        return self._replay(count)
+
+    def _undo_plan(
+        self, seat: int, before: Match | None, reveal_checks: bool = True
+    ) -> tuple[UndoRefusal | None, Match | None, int]:
+        """(refusal, the match without the action, the action's index)."""
+        self._check_seat(seat)
+        name = self.game.seat_name(seat)
+        if self.outcome() is not None:
+            over = UndoRefusal(UndoReason.GAME_OVER, "the game is over: its actions stand")
+            return over, None, -1
+        index = next(
+            (i for i in range(len(self._history) - 1, -1, -1) if self._history[i][0] == seat), -1
+        )
+        if index < 0:
+            message = f"{name} has no action to take back"
+            return UndoRefusal(UndoReason.NOTHING_TO_UNDO, message), None, -1
+        base = before if self._is_prefix(before, index) else self._replay(index)
+        assert base is not None
+        action = self._history[index][1]
+        shown = f"{_describe(action)}"
+        refusal = self._action_refusal(base, seat, action, index, reveal_checks)
+        if refusal is not None:
+            reason, other = refusal
+            if reason is UndoReason.CHANCE:
+                message = f"{shown} drew chance (a shuffle, a draw, a roll): it stands"
+            else:
+                message = f"{shown} showed {self.game.seat_name(other)} what was hidden: it stands"
+            return UndoRefusal(reason, message), None, index
+        without = base.clone()
+        actor = self._later_refusal(without, seat, action, index, reveal_checks)
+        if actor is not None:
+            message = f"{self.game.seat_name(actor)} has acted since {shown}: it stands"
+            return UndoRefusal(UndoReason.OTHERS_ACTED, message), None, index
+        return None, without, index
+
+    def _is_prefix(self, before: Match | None, index: int) -> bool:
+        return (
+            before is not None
+            and before.game is self.game
+            and before.players == self.players
+            and before.seed == self.seed
+            and before._options_json == self._options_json
+            and before._history == self._history[:index]
+        )
+
+    def _replay(self, count: int) -> Match:
+        """A new match replaying the first ``count`` actions. Their legality was checked
+        when they were taken and the replay is exact, so it is not checked again."""
+        if self.seed is None:
+            raise RecordError("this match was sampled for search and has no record to replay")
+        again = Match.new(self.game, self.players, self.seed, self.options)
+        for seat, action in self._history[:count]:
+            again._apply(seat, action)
+        return again
+
+    def _apply(self, seat: int, action: Any) -> list[LogEntry]:
+        """Apply an action already known to be legal; returns its log lines."""
+        entries = list(self.game.apply(self._state, seat, action, self._rng))
+        self._history.append((seat, action))
+        self._log.extend(entries)
+        self._legal.clear()
+        return entries
+
+    def _action_refusal(
+        self, base: Match, seat: int, action: Any, index: int, reveal_checks: bool = True
+    ) -> tuple[UndoReason, int] | None:
+        """Whether ``action`` by ``seat`` on ``base`` draws chance or shows a secret (and to
+        which seat); ``base`` is left unchanged."""
+        game = self.game
+        after = base.clone()
+        chance = after._rng.getstate()
+        entries = after._apply(seat, action)
+        if after._rng.getstate() != chance:
+            return UndoReason.CHANCE, seat
+        if not reveal_checks:
+            return None
+        salt = (self.seed or 0) + index * 1_000_003
+        for other in range(self.players):
+            seen = (
+                game.view(after._state, other),
+                game.to_act(after._state),
+                [e.message for e in entries if e.visible_to(other)],
+            )
+            for sample in range(UNDO_SAMPLES):
+                rng = Rng(salt + other * 1_009 + sample)
+                varied = game.vary_secrets(base._state, other, rng)
+                if other != seat and (
+                    seat not in game.to_act(varied)
+                    or self._find(game.legal_actions(varied, seat), action) is None
+                ):
+                    continue  # not legal in that world: what the action names is not news
+                lines = game.apply(varied, seat, action, base._rng.clone())
+                if (
+                    game.view(varied, other),
+                    game.to_act(varied),
+                    [e.message for e in lines if e.visible_to(other)],
+                ) != seen:
+                    return UndoReason.REVEALED, other
+        return None
+
+    def _later_refusal(
+        self, without: Match, seat: int, action: Any, index: int, reveal_checks: bool = True
+    ) -> int | None:
+        """Replay the actions after ``index`` on ``without`` (the match before it); the
+        first later actor that acted on the action, or ``None`` (``without`` is then this
+        match without the action)."""
+        later = self._history[index + 1 :]
+        if not later:
+            return None
+        game = self.game
+        beside = without.clone()  # the true history, replayed beside it
+        beside._apply(seat, action)
+        for actor, step in later:
+            if actor not in game.to_act(without._state):
+                return actor
+            offered = game.legal_actions(without._state, actor)
+            if self._find(offered, step) is None or [str(a) for a in offered] != [
+                str(a) for a in game.legal_actions(beside._state, actor)
+            ]:
+                return actor
+            without._apply(actor, step)
+            beside._apply(actor, step)
+        first = later[0][0]
+        # the action moved to the end: legal, harmless, and every seat sees what it sees now
+        if seat not in game.to_act(without._state) or (
+            self._find(game.legal_actions(without._state, seat), action) is None
+        ):
+            return first
+        if self._action_refusal(without, seat, action, index, reveal_checks) is not None:
+            return first
+        moved = without.clone()
+        moved._apply(seat, action)
+        if any(moved.view(s) != self.view(s) for s in [None, *range(self.players)]):
+            return first
+        return None
 
     # -- internals -------------------------------------------------------------------------
 

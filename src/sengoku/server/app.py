@@ -32,6 +32,7 @@ from sengoku.core import (
     OptionError,
     SengokuError,
     SetupError,
+    UndoRefusedError,
     UnknownGameError,
     available_games,
     describe_options,
@@ -49,6 +50,7 @@ from .hub import (
     LiveMatch,
     SeatError,
     StaleActionError,
+    UndoDisabledError,
 )
 from .store import CHAT_CHANNEL, NOTIFY_CHANNEL, Seat, Store, digest
 
@@ -132,6 +134,11 @@ class NewMatch(BaseModel):
         description="seconds a person has per decision before a bot plays it",
     )
     spectator_chat: bool = Field(default=False, description="whether spectators may chat too")
+    undo: bool = Field(
+        default=True,
+        description="whether a player may take back their latest action while it showed "
+        "nothing hidden and nobody has acted on it (docs/protocol.md)",
+    )
 
 
 class SeatChange(BaseModel):
@@ -361,6 +368,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 body.turn_clock,
                 digest(host),
                 spectator_chat=body.spectator_chat,
+                allow_undo=body.undo,
             )
         except UnknownGameError as exc:
             raise ApiError(404, "unknown_game", str(exc)) from None
@@ -588,8 +596,12 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             return
         since = greeting.get("log_since", 0)
         conn = Connection(seat, ws.send_text, lambda code: ws.close(code), token_digest)
+        conn.undo_hints = greeting.get("undo_hints") is True
         hub().connect(
-            live, conn, since if isinstance(since, int) and not isinstance(since, bool) else 0
+            live,
+            conn,
+            since if isinstance(since, int) and not isinstance(since, bool) else 0,
+            _undos_seen(greeting),
         )
         bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
         try:
@@ -786,6 +798,9 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
         except ChatError as exc:
             conn.push(_ws_error(exc.code, str(exc), ref))
         return
+    if kind == "undo":
+        await _handle_undo(hub, live, conn, ref)
+        return
     if kind != "act":
         conn.push(_ws_error("bad_message", f"unknown message type {str(kind)[:40]!r}", ref))
         return
@@ -817,6 +832,31 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
         conn.push(_ws_error("illegal_action", str(exc), ref))
     else:
         conn.push({"type": "accepted", "ref": ref, "action": notation})
+
+
+async def _handle_undo(hub: Hub, live: LiveMatch, conn: Connection, ref: Any) -> None:
+    """``{"type": "undo"}``: take back the seat's latest action (docs/protocol.md)."""
+    if conn.seat is None:
+        conn.push(_ws_error("spectator", "spectators cannot act", ref))
+        return
+    try:
+        notation = await hub.undo(live, conn.seat, conn)
+    except SeatError as exc:
+        conn.push(_ws_error(exc.code, str(exc), ref))
+    except UndoDisabledError as exc:
+        conn.push(_ws_error("undo_disabled", str(exc), ref))
+    except UndoRefusedError as exc:
+        conn.push({**_ws_error("undo_refused", exc.reason, ref), "reason": exc.code})
+    except StaleActionError as exc:
+        conn.push(_ws_error("stale", str(exc), ref))
+    else:
+        conn.push({"type": "undone", "ref": ref, "action": notation, "number": live.number})
+
+
+def _undos_seen(hello: dict[str, Any]) -> int | None:
+    """The count of undos the client's log was built on, if its hello says one."""
+    undos = hello.get("undos")
+    return undos if isinstance(undos, int) and not isinstance(undos, bool) else None
 
 
 async def _listen(store: Store, hub: Hub) -> None:

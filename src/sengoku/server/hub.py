@@ -9,6 +9,10 @@ its ``asyncio.Lock``, one action at a time in arrival order, and follows the sam
    catch up from the database and start again;
 4. only then replace the match, tell every connection (each its own view and new log
    lines), start bots for the seats that are theirs to play, and restart the turn clock.
+
+An undo (:meth:`Hub.undo`) takes the same path: the engine takes the action back on a clone
+(``Match.undo``, which may refuse), the database loses it (:meth:`Store.take_back`), and
+only then is everyone told, with the whole log again.
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ from typing import Any
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
-from sengoku.core import IllegalActionError, Match, action_to_json, message_to_json
+from sengoku.core import (
+    IllegalActionError,
+    Match,
+    UndoRefusedError,
+    action_to_json,
+    message_to_json,
+)
 from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
 from .bots import bot_seed, decide
@@ -35,7 +45,7 @@ from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, ChatLimit, chat_messag
 from .models import utcnow
 from .store import Seat, Store, StoredMatch, digest
 
-__all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError"]
+__all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError", "UndoDisabledError"]
 
 log = logging.getLogger("sengoku.server")
 _encode = msgspec.json.Encoder()
@@ -43,6 +53,10 @@ _encode = msgspec.json.Encoder()
 
 class StaleActionError(Exception):
     """The client acted on an older position than the match's current one."""
+
+
+class UndoDisabledError(Exception):
+    """The host created the match with undo turned off."""
 
 
 class SeatError(Exception):
@@ -69,6 +83,7 @@ class Connection:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(1024))
     writer: asyncio.Task[None] | None = None
     revoked: bool = False  # the seat was given a new token: this connection may not act
+    undo_hints: bool = False  # the client asked to be told whether its undo would go through
     lagging: bool = False  # its outbox overflowed: the client does not read; it is closed
     shutting: asyncio.Task[None] | None = None
     chat_limit: ChatLimit = field(default_factory=ChatLimit)  # its chat messages' rate
@@ -135,6 +150,13 @@ class LiveMatch:
     # The latest chat messages (for the welcome); chat has a lock of its own, not ``lock``.
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_RECENT))
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Undo: how many actions were taken back, and each hinted seat's latest action.
+    undos: int = -1
+    undo_points: dict[int, UndoPoint] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.undos < 0:
+            self.undos = self.stored.undos
 
     @property
     def id(self) -> str:
@@ -166,10 +188,13 @@ class LiveMatch:
         described["message"] = message_to_json(self.match.game.action_message(action))
         return described
 
-    def message(self, conn: Connection, kind: str) -> dict[str, Any]:
-        """The ``welcome`` or ``update`` message for one connection (advances its log)."""
+    def message(self, conn: Connection, kind: str, reset: bool = False) -> dict[str, Any]:
+        """The ``welcome`` or ``update`` message for one connection (advances its log;
+        ``reset``: the whole log again, after an undo)."""
         m = self.match
         seat = conn.seat
+        if reset:
+            conn.log_pos = 0
         outcome = m.outcome()
         legal = m.legal_actions(seat) if seat is not None and seat in m.to_act() else []
         message = {
@@ -185,8 +210,87 @@ class LiveMatch:
             "presence": self.presence(),
             "outcome": outcome.to_json() if outcome else None,
         }
+        self._undo_fields(message, conn, reset)
         conn.log_pos = m.log_length
         return message
+
+    # -- undo hints ------------------------------------------------------------------------
+    # A connection that says ``"undo_hints": true`` in its hello is told in each message
+    # whether its seat's latest action can be taken back now. The check of the action
+    # itself (chance, secrets shown) is made once, when the seat acts, on the match as it
+    # stood just before (kept in ``undo_points``); later moves only get the quick check of
+    # whether they built on it. ``Hub.undo`` decides for good.
+
+    def _undo_fields(self, message: dict[str, Any], conn: Connection, reset: bool) -> None:
+        message["undos"] = self.undos
+        if reset:
+            message["reset"] = True
+        if conn.undo_hints and conn.seat is not None:
+            self.refresh_hint(conn.seat)
+            message["undo"] = self.undo_hint(conn.seat)
+
+    def undo_hint(self, seat: int) -> bool:
+        """Whether ``seat``'s latest action can be taken back now, as far as checked."""
+        point = self.undo_points.get(seat)
+        return (
+            point is not None
+            and point.allowed
+            and point.checked_at == self.number
+            and self.seats[seat].kind == "human"
+        )
+
+    def hinted_seats(self) -> set[int]:
+        """The seats with a connection that asked for undo hints."""
+        return {c.seat for c in self.connections if c.undo_hints and c.seat is not None}
+
+    def refresh_hints(
+        self, seats: set[int], actor: int | None = None, before: Match | None = None
+    ) -> None:
+        """Bring the hints of ``seats`` up to date (in a worker thread: ``seats`` is taken
+        in the event loop); ``before`` is the match just before ``actor``'s action (it
+        spares a replay)."""
+        for seat in seats:
+            self.refresh_hint(seat, actor, before)
+
+    def refresh_hint(
+        self, seat: int, actor: int | None = None, before: Match | None = None
+    ) -> None:
+        """Bring ``seat``'s hint up to date."""
+        m = self.match
+        number = self.number
+        point = self.undo_points.get(seat)
+        if point is not None and point.checked_at == number:
+            return
+        human = self.seats[seat].kind == "human"
+        if not self.stored.allow_undo or not human or m.outcome() is not None:
+            self.undo_points.pop(seat, None)
+            return
+        history = m.history
+        latest = next((i for i in range(number - 1, -1, -1) if history[i][0] == seat), -1)
+        if latest < 0:
+            self.undo_points.pop(seat, None)
+            return
+        if point is None or point.index != latest:
+            base = before if seat == actor and latest == number - 1 else None
+            base = base if base is not None else m.replayed(latest)
+            point = UndoPoint(latest, base, m.undo_refusal(seat, base) is None, number)
+        else:
+            if point.allowed:
+                quick = m.undo_refusal(seat, point.before, reveal_checks=False)
+                point.allowed = quick is None
+            point.checked_at = number
+        self.undo_points[seat] = point
+
+
+@dataclass(eq=False)
+class UndoPoint:
+    """A seat's latest action for its undo hint: its index, the match just before it, and
+    whether the undo would go through when last checked (at ``checked_at`` actions)."""
+
+    index: int
+    before: Match
+    allowed: bool
+    checked_at: int
 
 
 class Hub:
@@ -248,6 +352,7 @@ class Hub:
         turn_clock: float | None,
         host_digest: str,
         spectator_chat: bool = False,
+        allow_undo: bool = True,
     ) -> LiveMatch:
         """Set up and store a new match (bad set-ups raise ``SetupError``/``OptionError``)."""
         match = Match.new(game, players, seed, options)
@@ -265,6 +370,7 @@ class Hub:
             seats,
             turn_clock,
             spectator_chat,
+            allow_undo,
         )
         stored = await run_in_threadpool(self.store.get, match_id)
         assert stored is not None
@@ -331,15 +437,80 @@ class Hub:
                     notation,
                     by_bot,
                     outcome.to_json() if outcome else None,
+                    live.undos,
                 )
                 if stored:
-                    live.match = trial
+                    before, live.match = live.match, trial
                     if outcome is not None:
                         live.stored = await run_in_threadpool(self._refresh, live.id)
+                    elif hinted := live.hinted_seats():
+                        await run_in_threadpool(live.refresh_hints, hinted, seat, before)
                     self._after_change(live, seat)
                     return notation
                 await self._catch_up(live)  # another process stored an action first
             raise StaleActionError("the match is too busy; try again")
+
+    async def undo(self, live: LiveMatch, seat: int, conn: Connection | None = None) -> str:
+        """Take back ``seat``'s latest action (``Match.undo``); returns its notation.
+
+        The stored actions lose it in one transaction (:meth:`Store.take_back`) before
+        anyone is told; then every connection gets the whole position again (an update
+        with ``reset``), bots whose turn it is act and the turn clock restarts. Raises
+        :class:`UndoDisabledError`, :class:`UndoRefusedError` (with the engine's reason) or
+        :class:`SeatError`, changing nothing.
+        """
+        async with live.lock:
+            _check_actor(live, seat, False, conn, False)
+            if not live.stored.allow_undo:
+                raise UndoDisabledError("the host turned undo off for this match")
+            behind_checked = not self.store.is_postgres
+            for _attempt in range(20):
+                trial = live.match.clone()
+                point = live.undo_points.get(seat)
+                try:
+                    index, action = await run_in_threadpool(
+                        trial.undo, seat, point.before if point else None
+                    )
+                except UndoRefusedError:
+                    if behind_checked:
+                        raise
+                    behind_checked = True
+                    await self._catch_up(live)
+                    continue
+                stored = await run_in_threadpool(
+                    self.store.take_back, live.id, live.number, index, live.undos
+                )
+                if stored:
+                    live.match = trial
+                    live.undos += 1
+                    self._history_rewritten(live, index)
+                    if hinted := live.hinted_seats():
+                        await run_in_threadpool(live.refresh_hints, hinted)
+                    self._after_change(live, seat, reset=True)
+                    return str(action)
+                await self._catch_up(live)  # another process changed the match first
+            raise StaleActionError("the match is too busy; try again")
+
+    @staticmethod
+    def _history_rewritten(live: LiveMatch, index: int = 0) -> None:
+        """Forget what was worked out from the history that an undo of action ``index``
+        changed: the undo points (their indices moved), and the choices seen for
+        ``expect`` after it (the positions up to ``index`` are the same in both histories,
+        so a choice made there still counts if the seat's choices are the same now)."""
+        live.undo_points.clear()
+        for seat in list(live.legal_since):
+            if live.legal_since[seat] > index:
+                del live.legal_since[seat]
+                live.legal_seen.pop(seat, None)
+
+    async def _reload(self, live: LiveMatch) -> None:
+        """Another process took an action back: replay the match from the database."""
+        stored = await run_in_threadpool(self._refresh, live.id)
+        actions = await run_in_threadpool(self.store.actions, live.id)
+        live.match = await run_in_threadpool(_replay, stored, actions)
+        live.stored, live.undos = stored, stored.undos
+        self._history_rewritten(live)  # where the history changed is not known here
+        self._after_change(live, None, reset=True)
 
     async def hand_over(
         self, live: LiveMatch, seat: int, kind: str, bot: str | None, new_token: bool
@@ -400,12 +571,16 @@ class Hub:
 
     # -- connections ------------------------------------------------------------------------
 
-    def connect(self, live: LiveMatch, conn: Connection, log_since: int) -> None:
-        """Register a connection and send it the welcome (view, log from ``log_since``)."""
+    def connect(
+        self, live: LiveMatch, conn: Connection, log_since: int, undos: int | None = None
+    ) -> None:
+        """Register a connection and send it the welcome (view, log from ``log_since``;
+        the whole log, with ``reset``, if the client saw another count of ``undos``)."""
         conn.log_pos = max(0, min(log_since, live.match.log_length))
+        reset = undos is not None and undos != live.undos
         conn.start()
         live.connections.add(conn)
-        welcome = live.message(conn, "welcome")
+        welcome = live.message(conn, "welcome", reset=reset)
         welcome["chat"] = list(live.chat)
         conn.push(welcome)
         if live.stored.rematch is not None:
@@ -544,6 +719,10 @@ class Hub:
         return stored
 
     async def _catch_up(self, live: LiveMatch) -> None:
+        length, undos = await run_in_threadpool(self.store.progress, live.id)
+        if undos != live.undos or length < live.number:
+            await self._reload(live)
+            return
         actions = await run_in_threadpool(self.store.actions, live.id, live.number)
         if not actions:
             return
@@ -553,7 +732,7 @@ class Hub:
             live.stored = await run_in_threadpool(self._refresh, live.id)
         self._after_change(live, None)
 
-    def _after_change(self, live: LiveMatch, actor: int | None) -> None:
+    def _after_change(self, live: LiveMatch, actor: int | None, reset: bool = False) -> None:
         to_act = set(live.match.to_act())
         for seat in range(live.match.players):
             legal = live.match.legal_actions(seat) if seat in to_act else []
@@ -561,7 +740,7 @@ class Hub:
                 live.legal_seen[seat] = legal
                 live.legal_since[seat] = live.number
         for conn in list(live.connections):
-            if not conn.push(live.message(conn, "update")):
+            if not conn.push(live.message(conn, "update", reset=reset)):
                 live.connections.discard(conn)
         now = time.monotonic()
         for seat in list(live.waiting_since):
@@ -618,6 +797,7 @@ class Hub:
         # others' moves do not change what it knows); a turn-clock move for a person is only
         # made if the person's choices stayed the same, else the clock runs out again at once.
         clock = expect is not None
+        undos = live.undos
         try:
             notation = await self._think(live, seat, level, seed, view, legal)
             if notation is None:
@@ -628,7 +808,7 @@ class Hub:
                 except (IllegalActionError, StaleActionError, SeatError):
                     # The position moved on or the seat changed hands: a bot is asked again
                     # below; a person's overdue turn is due again at once.
-                    if clock and seat in live.waiting_since:
+                    if clock and seat in live.waiting_since and live.undos == undos:
                         live.waiting_since[seat] = float("-inf")
                         live.clock.set()
                     break

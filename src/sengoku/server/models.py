@@ -19,6 +19,8 @@ from sqlalchemy import (
     String,
     Text,
     false,
+    text,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -52,6 +54,9 @@ class MatchRow(Base):
     # chat and rematch (migration 0002_chat)
     spectator_chat: Mapped[bool] = mapped_column(default=False, server_default=false())
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)  # the next match
+    # undo (migration 0003_undo): the host's option, and how many actions were taken back
+    allow_undo: Mapped[bool] = mapped_column(default=True, server_default=true())
+    undos: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
 
 
 class SeatRow(Base):

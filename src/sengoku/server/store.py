@@ -21,7 +21,18 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, func, inspect, select, text, update
+from sqlalchemy import (
+    Engine,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -97,6 +108,8 @@ class StoredMatch:
     seats: tuple[Seat, ...]
     spectator_chat: bool = False  # the host lets spectators write in the chat
     rematch: str | None = None  # the id of this match's rematch, once one was made
+    allow_undo: bool = True
+    undos: int = 0
 
     def public(self) -> dict[str, Any]:
         """What anyone may see of the match (no tokens, no seed)."""
@@ -109,6 +122,7 @@ class StoredMatch:
             "actions": self.length,
             "outcome": self.outcome,
             "turn_clock": self.turn_clock,
+            "undo": self.allow_undo,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "seats": [s.public() for s in self.seats],
@@ -179,8 +193,9 @@ class Store:
         seats: Sequence[Seat],
         turn_clock: float | None,
         spectator_chat: bool = False,
+        allow_undo: bool = True,
     ) -> None:
-        """Store a new match with its seats."""
+        """Store a new match with its seats (``allow_undo``: the host's undo option)."""
         with self._write, self._sessions.begin() as session:
             _add_match(
                 session,
@@ -193,6 +208,7 @@ class Store:
                 seats,
                 turn_clock,
                 spectator_chat,
+                allow_undo,
             )
 
     def get(self, match_id: str) -> StoredMatch | None:
@@ -232,23 +248,25 @@ class Store:
         notation: str,
         by_bot: bool,
         outcome: dict[str, Any] | None,
+        undos: int | None = None,
     ) -> bool:
         """Store action ``number`` of the match, if it is still the next one.
 
         Returns ``False``, writing nothing, when the match already has ``number`` actions or
-        more (another process stored one first). With ``outcome`` the match is finished.
-        The commit happens before this returns, and before anyone is told of the action.
+        more (another process stored one first), or (given ``undos``) when it has taken back
+        another number of actions than that (another process took one back). With
+        ``outcome`` the match is finished. The commit happens before this returns, and
+        before anyone is told of the action.
         """
         now = utcnow()
         values: dict[str, Any] = {"length": number + 1, "updated_at": now}
         if outcome is not None:
             values.update(status="finished", outcome=json.dumps(outcome))
+        where = [MatchRow.id == match_id, MatchRow.length == number]
+        if undos is not None:
+            where.append(MatchRow.undos == undos)
         with self._write, self._sessions.begin() as session:
-            claimed = session.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id, MatchRow.length == number)
-                .values(**values)
-            )
+            claimed = session.execute(update(MatchRow).where(*where).values(**values))
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 return False
             session.add(
@@ -264,6 +282,73 @@ class Store:
             if self.is_postgres:
                 self._notify(session, match_id)
         return True
+
+    # -- undo ------------------------------------------------------------------------------
+
+    def take_back(self, match_id: str, number: int, index: int, undos: int) -> bool:
+        """Remove action ``index`` of a match that has ``number`` actions and has taken back
+        ``undos`` so far: the later actions move down one number, all in one transaction.
+
+        Returns ``False``, writing nothing, when the match has moved on meanwhile (another
+        process stored or took back an action first). The commit happens before this
+        returns, and before anyone is told of the undo.
+        """
+        now = utcnow()
+        with self._write, self._sessions.begin() as session:
+            claimed = session.execute(
+                update(MatchRow)
+                .where(
+                    MatchRow.id == match_id,
+                    MatchRow.length == number,
+                    MatchRow.undos == undos,
+                    MatchRow.status == "running",
+                )
+                .values(length=number - 1, undos=undos + 1, updated_at=now)
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            later = session.execute(
+                select(
+                    ActionRow.number,
+                    ActionRow.seat,
+                    ActionRow.notation,
+                    ActionRow.by_bot,
+                    ActionRow.created_at,
+                )
+                .where(ActionRow.match_id == match_id, ActionRow.number > index)
+                .order_by(ActionRow.number)
+            ).all()
+            # delete, then insert the later ones one number down: renumbering in place
+            # would collide with the primary key on the way
+            session.execute(
+                delete(ActionRow).where(ActionRow.match_id == match_id, ActionRow.number >= index)
+            )
+            if later:
+                session.execute(
+                    insert(ActionRow),
+                    [
+                        {
+                            "match_id": match_id,
+                            "number": row.number - 1,
+                            "seat": row.seat,
+                            "notation": row.notation,
+                            "by_bot": row.by_bot,
+                            "created_at": row.created_at,
+                        }
+                        for row in later
+                    ],
+                )
+            if self.is_postgres:
+                self._notify(session, match_id)
+        return True
+
+    def progress(self, match_id: str) -> tuple[int, int]:
+        """How many actions the match has stored, and how many it has taken back."""
+        with self._sessions() as session:
+            row = session.execute(
+                select(MatchRow.length, MatchRow.undos).where(MatchRow.id == match_id)
+            ).one()
+            return int(row[0]), int(row[1])
 
     def set_seat(
         self, match_id: str, seat: int, kind: str, bot: str | None, token_digest: str | None
@@ -358,6 +443,7 @@ class Store:
                 seats,
                 old.turn_clock,
                 old.spectator_chat,
+                old.allow_undo,
             )
             if self.is_postgres:
                 self._notify(session, old_id)
@@ -417,6 +503,8 @@ class Store:
             seats=tuple(Seat(s.seat, s.kind, s.bot, s.name, s.token_digest) for s in seats),
             spectator_chat=bool(row.spectator_chat),
             rematch=row.rematch,
+            allow_undo=bool(row.allow_undo),
+            undos=int(row.undos or 0),
         )
 
 
@@ -431,6 +519,7 @@ def _add_match(
     seats: Sequence[Seat],
     turn_clock: float | None,
     spectator_chat: bool,
+    allow_undo: bool,
 ) -> None:
     now = utcnow()
     session.add(
@@ -448,6 +537,8 @@ def _add_match(
             created_at=now,
             updated_at=now,
             spectator_chat=spectator_chat,
+            allow_undo=allow_undo,
+            undos=0,
         )
     )
     session.flush()

@@ -16,7 +16,7 @@ export async function gameModule(name) {
 
 export function lobbyPage(root) {
   let games = [];
-  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", spectatorChat: false };
+  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", spectatorChat: false, undo: true };
   let created = null;
   let filter = "running";
   let drawing = 0; // the latest redraw; an older one that finishes later is dropped
@@ -108,6 +108,7 @@ export function lobbyPage(root) {
         if (form.seed !== "") body.seed = Number(form.seed);
         if (form.clock !== "") body.turn_clock = Number(form.clock);
         if (form.spectatorChat) body.spectator_chat = true;
+        if (!form.undo) body.undo = false;
         const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
         // only the host's key is kept here; each seat's key is kept by the browser that opens it
         hostStore.put(made.id, made.host_token);
@@ -134,7 +135,9 @@ export function lobbyPage(root) {
           h("input", { id: "new-clock", type: "number", min: 1, value: form.clock, oninput: e => { form.clock = e.target.value; } }), h("small", {}, t("ui.lobby.clock_help"))),
         h("div", { class: "option" }, h("label", { for: "new-spectator-chat" }, t("ui.lobby.spectator_chat")),
           h("input", { id: "new-spectator-chat", type: "checkbox", checked: form.spectatorChat, onchange: e => { form.spectatorChat = e.target.checked; } }),
-          h("small", {}, t("ui.lobby.spectator_chat_help")))),
+          h("small", {}, t("ui.lobby.spectator_chat_help"))),
+        h("div", { class: "option" }, h("label", { for: "new-undo" }, t("ui.lobby.undo")),
+          h("input", { id: "new-undo", type: "checkbox", checked: form.undo, onchange: e => { form.undo = e.target.checked; } }), h("small", {}, t("ui.lobby.undo_help")))),
       h("div", { class: "row" }, create), message);
   }
 

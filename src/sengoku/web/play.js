@@ -25,6 +25,7 @@ export function matchPage(root, matchId, replay) {
   let playing = null;
   const ui = {};
   const logFilter = { text: "", who: "" };
+  const undo = { hint: false, undos: 0 }; // the server's undo hint; how many undos the log is built on
 
   const scopes = () => ["ui", info ? info.game : "ui"];
 
@@ -52,6 +53,7 @@ export function matchPage(root, matchId, replay) {
     ui.players = h("section", { class: "players", "aria-label": t("ui.play.players") });
     ui.controls = h("section", { class: "controls", id: "controls", "aria-label": t("ui.play.controls") });
     ui.message = h("p", { class: "error", role: "alert" });
+    ui.undo = undoBar();
     ui.log = h("ol", { class: "log-lines" });
     ui.scores = h("section", { class: "scores", hidden: true });
     ui.host = h("details", { class: "host", hidden: true, ontoggle: e => { hostOpen = e.currentTarget.open; } });
@@ -67,7 +69,7 @@ export function matchPage(root, matchId, replay) {
       ui.status, chatJump(), rematchNotice(), ui.replayBar,
       h("div", { class: "match-grid" },
         h("div", { class: "main-col" }, ui.board, ui.scores),
-        h("aside", { class: "side-col" }, ui.controls, ui.message, ui.players, chatPanel(), logBox, ui.host))));
+        h("aside", { class: "side-col" }, ui.controls, ui.undo, ui.message, ui.players, chatPanel(), logBox, ui.host))));
     document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
     if (!ctx) {
       ctx = {
@@ -146,7 +148,47 @@ export function matchPage(root, matchId, replay) {
     drawScores();
     drawLog();
     drawHost();
+    drawUndo();
     if (replay) showReplayStep();
+  }
+
+  // -- undo ----------------------------------------------------------------------------------
+  // The seat may take back its latest move while it showed nothing hidden, drew no chance
+  // and nobody has acted on it (docs/protocol.md, {"type": "undo"}). The server says in each
+  // update whether that would go through ("undo", asked for with "undo_hints" in the hello);
+  // the button shows only then, and Ctrl+Z (⌘Z) presses it. A refusal is shown in words.
+  function undoBar() {
+    ui.undoButton = h("button", { type: "button", class: "ghost small undo", title: t("ui.undo.title"), "aria-keyshortcuts": "Control+Z Meta+Z",
+      onclick: () => askUndo() }, `↶ ${t("ui.undo.button")}`);
+    return h("div", { class: "undo-bar", hidden: true }, ui.undoButton);
+  }
+
+  /** Shown when the server says so and no move of this page is on its way (a renderer that
+   *  sends a sequence of steps, such as Shogun's plan, is not interrupted half-way). */
+  function undoShown() {
+    return !replay && mySeat !== null && info?.undo !== false && Boolean(last) && !last.outcome && undo.hint && pending.size === 0;
+  }
+
+  function drawUndo() {
+    ui.undo.hidden = !undoShown();
+  }
+
+  function askUndo() {
+    if (!undoShown() || !socket || socket.readyState !== WebSocket.OPEN) return Promise.resolve(null);
+    const ref = `u${++refs}`;
+    ui.message.textContent = "";
+    ui.undoButton.disabled = true;
+    return new Promise((resolve, reject) => {
+      pending.set(ref, { resolve, reject });
+      socket.send(JSON.stringify({ type: "undo", ref }));
+    }).catch(() => null).finally(() => { ui.undoButton.disabled = false; });
+  }
+
+  /** An error in the reader's language where the client knows its code. */
+  function errorText(m) {
+    if (m.code === "undo_refused") { undo.hint = false; drawUndo(); return tOr(`ui.undo.refused.${m.reason}`, m.message); }
+    if (m.code === "undo_disabled") return t("ui.undo.disabled");
+    return m.message;
   }
 
   // -- the host's seats ----------------------------------------------------------------------
@@ -195,10 +237,19 @@ export function matchPage(root, matchId, replay) {
     if (onChatOrRematch(m)) return;
     if (m.type === "error") {
       const waiting = m.ref !== undefined && pending.get(m.ref);
-      if (waiting) { pending.delete(m.ref); waiting.reject(new Error(m.message)); }
+      const text = errorText(m);
+      if (waiting) { pending.delete(m.ref); waiting.reject(new Error(text)); }
       if (m.code === "bad_token" || m.code === "seat_reassigned") seatStore.forget(matchId, token);
-      ui.message.textContent = m.message;
-      if (!last) ui.status.textContent = m.message;
+      ui.message.textContent = text;
+      if (!last) ui.status.textContent = text;
+      setTimeout(drawUndo);
+      return;
+    }
+    if (m.type === "undone") {
+      const waiting = pending.get(m.ref);
+      pending.delete(m.ref);
+      if (waiting) waiting.resolve(m);
+      setTimeout(drawUndo);
       return;
     }
     if (m.type === "accepted") {
@@ -207,6 +258,7 @@ export function matchPage(root, matchId, replay) {
       before = last.view;
       for (const line of logLines) line[1] = false;
       if (waiting) waiting.resolve(m);
+      setTimeout(drawUndo); // once the renderer has sent its next step, if any
       return;
     }
     if (m.type === "presence" && last) { last.presence = m.presence; return; }
@@ -221,8 +273,14 @@ export function matchPage(root, matchId, replay) {
       before = last.view;
       for (const line of logLines) line[1] = false;
     }
-    for (const line of m.log) logLines.push([line, last !== null]);
+    if (m.reset) { // an undo: the whole log again, and nothing to mark as changed
+      logLines = [];
+      before = null;
+    }
+    for (const line of m.log) logLines.push([line, last !== null && !m.reset]);
     logLength = m.log_length;
+    if (m.undos !== undefined) undo.undos = m.undos;
+    undo.hint = m.undo === true;
     last = m;
     draw();
   }
@@ -236,7 +294,7 @@ export function matchPage(root, matchId, replay) {
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}`);
-    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", token, log_since: logLength }));
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", token, log_since: logLength, undos: undo.undos, undo_hints: true }));
     socket.onmessage = event => onMessage(JSON.parse(event.data));
     socket.onclose = event => {
       for (const [, waiting] of pending) waiting.reject(new Error(t("ui.play.disconnected")));
@@ -509,6 +567,13 @@ export function matchPage(root, matchId, replay) {
           });
           await goTo(0);
         } else {
+          document.addEventListener("keydown", event => {
+            if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || event.key.toLowerCase() !== "z") return;
+            if (/INPUT|SELECT|TEXTAREA/.test(document.activeElement?.tagName || "") || document.querySelector("dialog[open]")) return;
+            if (!undoShown()) return;
+            event.preventDefault();
+            askUndo();
+          });
           connect();
         }
       })();
