@@ -166,9 +166,9 @@ def test_records_of_revolts_when_collecting() -> None:
     assert (b["action"], b["sent"], b["result"], b["holder"]) == (TAX_A, 2, "devastated", None)
 
 
-def test_hunger_revolts_start_the_winters_records() -> None:
-    """shogun.md §10.2: a hunger revolt is recorded as a winter fight (no action card); the
-    records hold the latest season's fights only, so the autumn's are gone by then."""
+def test_hunger_revolts_are_winter_fights_of_the_year() -> None:
+    """shogun.md §10.2: a hunger revolt is recorded as a winter fight (no action card), after
+    the year's other fights; the first fight of a new year clears the year before's."""
     s = empty_state(4, years=1)
     for name in ("Owari", "Mino", "Omi"):
         own(s, 0, name, 3)
@@ -182,9 +182,17 @@ def test_hunger_revolts_start_the_winters_records() -> None:
     s.season = 3
     s.autumn_order = [0, 1, 2, 3]
     rules._start_winter(s, Rng(0), [])
-    (b,) = s.battles
+    autumn, b = s.battles
+    assert autumn["season"] == "autumn"
     assert (b["kind"], b["season"], b["action"], b["sent"]) == ("hunger", "winter", None, 2)
     assert b["result"] == "crushed" and b["survivors"] == 3
+    s.year = 2
+    s.season = 0
+    kaga = own(s, 1, "Kaga", 3, markers=1)
+    script(s, [0, 3, 0, 0, 1])
+    _season(s, {1: {RICE_A: kaga}})
+    (b,) = s.battles
+    assert (b["year"], b["season"], b["defender"]) == (2, "spring", 1)
 
 
 def test_winter_breakdown_is_the_scoring() -> None:
@@ -222,7 +230,7 @@ def test_battle_records_agree_with_the_board_in_random_games(
     """shogun.md §9.3, §10.1-10.2: in random games every fight is recorded once, in order,
     and each record agrees with the rules and the board: the winner's survivors are his cubes
     out less the loser's (peasant allies absorbing first), a tie leaves a neutral province;
-    thrown = sent + defenders + bonus cubes + the tray; the view holds the latest season's
+    thrown = sent + defenders + bonus cubes + the tray; the view holds the latest year's
     records, which round-trip through JSON and survive determinize."""
     players = 3 + seed % 3
     options = {
@@ -253,11 +261,11 @@ def test_battle_records_agree_with_the_board_in_random_games(
         fights_logged += fights
         new = records[made:]
         assert len(new) == fights, (new_lines, new)
-        # the view holds the latest season's fights, as they were made
+        # the view holds the latest year's fights, as they were made
         view = m.view(None)
         if records:
-            key = (records[-1]["year"], records[-1]["season"])
-            assert view["battles"] == [r for r in records if (r["year"], r["season"]) == key]
+            year = records[-1]["year"]
+            assert view["battles"] == [r for r in records if r["year"] == year]
         for b in new:
             seen += 1
             att, dfd = b["attacker"], b["defender"]

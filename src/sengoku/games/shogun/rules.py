@@ -1213,9 +1213,10 @@ def _record_battle(
     allies: bool,
     result: str,
 ) -> None:
-    """Add a fight to ``s.battles``, which holds the latest season's (year and season) only."""
+    """Add a fight to ``s.battles``, which holds the latest year's only: between two of a
+    player's moves (he plans every season) no fight is lost from sight."""
     season = SEASONS[s.season]
-    if s.battles and (s.battles[-1]["year"], s.battles[-1]["season"]) != (s.year, season):
+    if s.battles and s.battles[-1]["year"] != s.year:
         s.battles = []
     holder = s.owner[province]
     s.battles = [

@@ -151,7 +151,7 @@ class State:
     stacks_left: list[list[int]]
     final_scores: list[int] | None
     setup_log: tuple[LogEntry, ...]
-    # the fights of the latest season that had any, and each winter's scoring (public
+    # the fights of the latest year that had any, and each winter's scoring (public
     # records, never changed once made: copies share them; see rules._record_battle)
     battles: list[dict[str, Any]]
     winters: list[dict[str, Any]]
