@@ -34,10 +34,13 @@ def create_from_lobby(
     page.select_option("#new-players", "4")
     kinds = page.locator("select.seat-kind")
     expect(kinds).to_have_count(4)
+    if years is not None:  # before the seats: each seat's change redraws the form
+        page.fill("#opt-years", str(years))
+        page.locator("#opt-years").dispatch_event("change")
     for i in range(1, 4):
         kinds.nth(i).select_option(bots)
     if years is not None:
-        page.fill("#opt-years", str(years))
+        expect(page.locator("#opt-years")).to_have_value(str(years))
     page.locator("details.options summary", has_text="Seed").click()
     page.fill("#new-seed", str(seed))
     page.click("#create-match")

@@ -156,8 +156,8 @@ export function createRenderer(ctx) {
       if (actions.has(id)) classes.push("clickable");
       if (id === source) classes.push("source");
       // the march under way while its armies are chosen: its source and target stay marked
-      if (view.phase === "armies" && view.pending[2] === id) classes.push("source");
-      if (view.phase === "armies" && view.pending[3] === id) classes.push(owner === view.pending[0] ? "target move" : "target attack");
+      if (view.phase === "armies" && view.pending[2] === id) classes.push("marching-from");
+      if (view.phase === "armies" && view.pending[3] === id) classes.push(owner === view.pending[0] ? "marching-to move" : "marching-to attack");
       if (view.phase === "draft" && (view.draft_up.includes(id) || view.draft_drawn === id)) classes.push("face-up");
       if (targets.has(id)) classes.push(targets.get(id).args.attack ? "target attack" : "target move");
       const label = [
