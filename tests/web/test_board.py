@@ -20,7 +20,7 @@ import sengoku
 from tests.server.harness import Server
 
 from .conftest import PHONE, check_no_overflow, open_page
-from .test_shogun_browser import TURN, after, create_from_lobby, number, plan_season, submit_plan
+from .test_shogun_browser import TURN, after, create_from_lobby, number, submit_plan
 
 Shot = Callable[[Page, str], Path]
 COLOURS = ["Red", "Blue", "Yellow", "Purple"]
@@ -39,6 +39,27 @@ LAST_LINE = """() => {
   return { inLog: r.top >= box.top - 1 && r.bottom <= box.bottom + 1,
            inWindow: r.top >= 0 && r.bottom <= innerHeight, text: li.textContent };
 }"""
+
+
+def plan(page: Page) -> None:
+    """A real plan in the table: provinces for the Nō theatre, rice, taxes, recruit 1 and
+    both battles where the cards allow, blanks (or empties) elsewhere, the first bid offered
+    (shogun.md §4.3); then sent."""
+    expect(page.locator("#submit-plan")).to_be_visible(timeout=TURN)
+    for space in range(10):
+        select = page.locator(f'select.plan-select[data-space="{space}"]')
+        if select.is_disabled():
+            continue
+        values = [o.get_attribute("value") for o in select.locator("option").all()]
+        cards = [v for v in values if v not in ("", "-1", "-2")]
+        if space in (2, 3, 4, 7, 8, 9) and cards:
+            select.select_option(cards[0])
+        else:
+            select.select_option("-1" if "-1" in values else "-2" if "-2" in values else cards[0])
+    bid = page.locator("select.bid-select")
+    bids = [o.get_attribute("value") for o in bid.locator("option").all()]
+    bid.select_option("1:-1" if "1:-1" in bids else bids[1])
+    submit_plan(page)
 
 
 def last_line_visible(page: Page) -> None:
@@ -156,23 +177,24 @@ def _english(log: list[Any]) -> list[str]:
 def test_a_whole_shogun_match_shows_every_battle_and_follows_the_log(
     server: Server, page: Page, browser: Browser, shot: Shot
 ) -> None:
-    """shogun.md §9-§11: a whole one-year match from the lobby (which takes a solo player
-    straight to the board) against three random bots: at each of the person's turns the
+    """shogun.md §9-§11: a whole match (two years) from the lobby, which takes a solo player
+    straight to the board, against three random bots: at each of the person's turns the
     battle panel holds every fight of the year so far as the server's log tells it (who,
-    where, the cubes out of the tower, the result); attacks are drawn on the map; the log's
-    newest line is in view after every move unless the reader scrolled up; the end screen
-    shows the rank and each winter's breakdown as the engine scored it."""
-    url = create_from_lobby(page, server, bots="random", seed=12, years=1)
+    where, the cubes out of the tower, the result), so that none is missed between two
+    moves; attacks are drawn on the map; the log's newest line is in view after every move
+    unless the reader scrolled up; the end screen shows the rank and each winter's breakdown
+    as the engine scored it."""
+    url = create_from_lobby(page, server, bots="random", seed=12, years=2)
     match_id = url.split("/play/")[1].split("#")[0]
     expect(page.locator("#created")).to_have_count(0)
-    seen: dict[int, dict[str, str]] = {}
+    seen: dict[tuple[int, int], dict[str, str]] = {}
     shots: set[str] = set()
     scrolled_up = False
     for _ in range(400):
         page.wait_for_selector(".status.mine, .status.over", timeout=TURN)
         last_line_visible(page)
         for entry in check_panel(page, server, match_id):
-            seen[int(entry["index"])] = entry
+            seen[int(entry["year"]), int(entry["index"])] = entry
         if page.locator(".status.over").count():
             break
         if page.locator(".battle-panel li.battle").count() and "panel" not in shots:
@@ -205,15 +227,13 @@ def test_a_whole_shogun_match_shows_every_battle_and_follows_the_log(
                 scrolled_up = True
                 page.locator(".log-lines").evaluate("ol => { ol.scrollTop = 0; }")
                 page.wait_for_timeout(100)
-                plan_season(page)
-                submit_plan(page)
+                plan(page)
                 top = page.locator(".log-lines").evaluate("ol => ol.scrollTop")
                 assert top == 0
                 page.locator(".log-lines").evaluate("ol => { ol.scrollTop = ol.scrollHeight; }")
                 page.wait_for_timeout(100)
                 continue
-            plan_season(page)
-            submit_plan(page)
+            plan(page)
             continue
         attack = page.locator("svg.map path.province.target.attack")
         if attack.count():
@@ -232,7 +252,9 @@ def test_a_whole_shogun_match_shows_every_battle_and_follows_the_log(
         last_line_visible(page)
     else:
         raise AssertionError("the match never ended")
-    assert seen and sorted(seen) == list(range(len(seen)))
+    for year in (1, 2):  # every fight of each year was seen, in order
+        indexes = sorted(i for y, i in seen if y == year)
+        assert indexes and indexes == list(range(len(indexes))), (year, indexes)
     assert {"panel", "march"} <= shots, shots
     # the end: your rank, each winter's breakdown as the engine scored it
     body = public(server, match_id)
@@ -241,24 +263,26 @@ def test_a_whole_shogun_match_shows_every_battle_and_follows_the_log(
     rank = outcome["ranks"][0]
     place = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}[rank]
     expect(page.locator(".your-rank")).to_contain_text(f"You finished {place}")
-    (winter,) = final["winters"]
-    table = page.locator("table.winter-score")
-    expect(table.locator("tbody tr")).to_have_count(4)
+    assert [w["year"] for w in final["winters"]] == [1, 2]
+    for winter in final["winters"]:
+        table = page.locator(f'table.winter-score[data-year="{winter["year"]}"]')
+        expect(table.locator("tbody tr")).to_have_count(4)
+        for seat in range(4):
+            cells = table.locator(f'tbody tr[data-seat="{seat}"] td').all_inner_texts()
+            assert [int(x) for x in cells[1:]] == [
+                winter["provinces"][seat],
+                winter["buildings"][seat],
+                winter["majorities"][seat],
+                winter["points"][seat],
+            ]
     for seat in range(4):
-        cells = table.locator(f'tbody tr[data-seat="{seat}"] td').all_inner_texts()
-        assert [int(x) for x in cells[1:]] == [
-            winter["provinces"][seat],
-            winter["buildings"][seat],
-            winter["majorities"][seat],
-            winter["points"][seat],
-        ]
-    assert sum(winter["points"]) == sum(outcome["scores"])
+        assert sum(w["points"][seat] for w in final["winters"]) == outcome["scores"][seat]
     expect(page.locator(".scores")).to_be_in_viewport()
     last_line_visible(page)
     shot(page, "end-screen")
     phone = open_page(browser, PHONE)
     phone.goto(url)
-    expect(phone.locator("table.winter-score")).to_be_visible()
+    expect(phone.locator("table.winter-score").last).to_be_visible()
     check_no_overflow(phone)
     shot(phone, "end-screen-phone")
     phone.context.close()
