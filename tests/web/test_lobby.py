@@ -35,9 +35,12 @@ def test_a_finished_match_is_watched_replayed_and_downloaded(
     page.select_option("#new-players", "3")
     kinds = page.locator("select.seat-kind")
     expect(kinds).to_have_count(3)
+    # the years first: each seat's change redraws the form, which may swallow typing
+    page.fill("#opt-years", "1")
+    page.locator("#opt-years").dispatch_event("change")
     for i in range(3):
         kinds.nth(i).select_option("random")
-    page.fill("#opt-years", "1")
+    expect(page.locator("#opt-years")).to_have_value("1")
     page.click("#create-match")
     spectate = page.locator("#created a.spectate")
     expect(spectate).to_be_visible()
@@ -60,7 +63,10 @@ def test_a_finished_match_is_watched_replayed_and_downloaded(
     expect(scores).to_be_visible()
     shown = {
         cells[1]: int(cells[2])
-        for cells in (r.split("\t") for r in scores.locator("tbody tr").all_inner_texts())
+        for cells in (
+            r.split("\t")
+            for r in scores.locator("table").first.locator("tbody tr").all_inner_texts()
+        )
     }
     assert sorted(shown.values()) == sorted(outcome["scores"])
     expect(page.locator(".status")).to_contain_text("Game over")

@@ -24,25 +24,30 @@ Shot = Callable[[Page, str], Path]
 TURN = 60_000  # ms: bots of level easy answer at once; the server needs a moment
 
 
-def create_from_lobby(page: Page, server: Server, bots: str = "easy", seed: int = 11) -> str:
-    """Start a 4-player Shogun match from the lobby (seat 1 a person, 2-4 bots); open seat 1."""
+def create_from_lobby(
+    page: Page, server: Server, bots: str = "easy", seed: int = 11, years: int | None = None
+) -> str:
+    """Start a 4-player Shogun match from the lobby (seat 1 a person, 2-4 bots), which opens
+    seat 1's board at once; returns its address."""
     page.goto(server.base + "/")
     page.select_option("#new-game", "shogun")
     page.select_option("#new-players", "4")
     kinds = page.locator("select.seat-kind")
     expect(kinds).to_have_count(4)
+    if years is not None:  # before the seats: each seat's change redraws the form
+        page.fill("#opt-years", str(years))
+        page.locator("#opt-years").dispatch_event("change")
     for i in range(1, 4):
         kinds.nth(i).select_option(bots)
+    if years is not None:
+        expect(page.locator("#opt-years")).to_have_value(str(years))
     page.locator("details.options summary", has_text="Seed").click()
     page.fill("#new-seed", str(seed))
     page.click("#create-match")
-    join = page.locator('a.join[data-seat="0"]')
-    expect(join).to_be_visible()
-    href = join.get_attribute("href")
-    assert href is not None and "#token=" in href
-    join.click()
-    page.wait_for_url(re.compile(r"/play/[\w-]+"))
-    return href
+    # one person against bots goes straight from the lobby to the board
+    page.wait_for_url(re.compile(r"/play/[\w-]+#token="))
+    expect(page.locator("svg.map")).to_be_visible()
+    return page.url
 
 
 def number(page: Page) -> int:

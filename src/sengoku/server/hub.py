@@ -20,12 +20,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -158,6 +160,8 @@ class LiveMatch:
         if self.undos < 0:
             self.undos = self.stored.undos
 
+    thinking_told: list[int] = field(default_factory=list)  # as last sent to the clients
+
     @property
     def id(self) -> str:
         """The match id."""
@@ -209,10 +213,29 @@ class LiveMatch:
             "seats": [s.public() for s in self.seats],
             "presence": self.presence(),
             "outcome": outcome.to_json() if outcome else None,
+            "thinking": sorted(self.thinking),
+            "clock": self.clock_info(),
         }
         self._undo_fields(message, conn, reset)
         conn.log_pos = m.log_length
         return message
+
+    def clock_info(self) -> dict[str, Any] | None:
+        """The turn clock (``None`` without one): its ``seconds`` and, per seat, the time
+        (ISO 8601, UTC) at which a bot decides for the person if they have not (or ``None``)."""
+        limit = self.stored.turn_clock
+        if not limit:
+            return None
+        now_wall, now = time.time(), time.monotonic()
+        deadlines: list[str | None] = []
+        for seat in range(len(self.seats)):
+            since = self.waiting_since.get(seat)
+            if since is None or not math.isfinite(since):
+                deadlines.append(None)
+                continue
+            when = datetime.fromtimestamp(now_wall + since + limit - now, UTC)
+            deadlines.append(when.isoformat(timespec="milliseconds").replace("+00:00", "Z"))
+        return {"seconds": limit, "deadlines": deadlines}
 
     # -- undo hints ------------------------------------------------------------------------
     # A connection that says ``"undo_hints": true`` in its hello is told in each message
@@ -739,19 +762,10 @@ class Hub:
             if legal != live.legal_seen.get(seat):
                 live.legal_seen[seat] = legal
                 live.legal_since[seat] = live.number
+        _restart_clocks(live, actor, to_act)  # before the updates, which carry the deadlines
         for conn in list(live.connections):
             if not conn.push(live.message(conn, "update", reset=reset)):
                 live.connections.discard(conn)
-        now = time.monotonic()
-        for seat in list(live.waiting_since):
-            if seat not in to_act:
-                del live.waiting_since[seat]
-        for seat in to_act:
-            if live.seats[seat].kind == "human" and (
-                seat == actor or seat not in live.waiting_since
-            ):
-                live.waiting_since[seat] = now
-        live.clock.set()
         if live.match.outcome() is not None and not live.connections:
             self._evict(live)
             return
@@ -760,6 +774,23 @@ class Hub:
     def _start_bots(
         self, live: LiveMatch, seats: set[int] | None = None, level: str | None = None
     ) -> None:
+        try:
+            self._start_bot_tasks(live, seats, level)
+        finally:
+            self._tell_thinking(live)
+
+    def _tell_thinking(self, live: LiveMatch) -> None:
+        """Tell the clients which seats a bot is deciding for now, when that changed."""
+        seats = sorted(live.thinking)
+        if seats == live.thinking_told:
+            return
+        live.thinking_told = seats
+        message = {"type": "thinking", "match": live.id, "seats": seats}
+        for conn in list(live.connections):
+            if not conn.push(message):
+                live.connections.discard(conn)
+
+    def _start_bot_tasks(self, live: LiveMatch, seats: set[int] | None, level: str | None) -> None:
         if self.closing or live.match.outcome() is not None:
             return
         for seat in live.match.to_act():
@@ -891,6 +922,19 @@ class Hub:
         for live in lives:
             for conn in list(live.connections):
                 await conn.close()
+
+
+def _restart_clocks(live: LiveMatch, actor: int | None, to_act: set[int]) -> None:
+    """The turn clock: each person the match waits for is waited for since they were first
+    asked (or since their last move); seats no longer asked leave it."""
+    now = time.monotonic()
+    for seat in list(live.waiting_since):
+        if seat not in to_act:
+            del live.waiting_since[seat]
+    for seat in to_act:
+        if live.seats[seat].kind == "human" and (seat == actor or seat not in live.waiting_since):
+            live.waiting_since[seat] = now
+    live.clock.set()
 
 
 def _check_actor(

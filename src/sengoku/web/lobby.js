@@ -112,6 +112,9 @@ export function lobbyPage(root) {
         const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
         // only the host's key is kept here; each seat's key is kept by the browser that opens it
         hostStore.put(made.id, made.host_token);
+        // one person against bots: no links to hand out, straight to the board
+        const people = made.seats.filter(seat => seat.join_url);
+        if (people.length === 1) { location.assign(people[0].join_url); return; }
         created = { ...made, game: form.game, colours };
         await render();
         document.getElementById("created")?.scrollIntoView({ block: "nearest" });

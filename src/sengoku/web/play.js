@@ -1,7 +1,7 @@
 // The match page: one seat's (or a spectator's) live view over the WebSocket, or the replay of
 // a finished match step by step. The game's renderer (./games/<game>.js) draws the board and
 // the choices; this shell keeps the connection, the status line, the log and the final scores.
-import { api, h, hostStore, seatStore } from "./dom.js";
+import { api, h, hostStore, s, seatStore } from "./dom.js";
 import { language, say, seatsNamed, t, tOr, useLanguage } from "./i18n.js";
 import { BOT_LEVELS, gameModule } from "./lobby.js";
 
@@ -26,6 +26,7 @@ export function matchPage(root, matchId, replay) {
   const ui = {};
   const logFilter = { text: "", who: "" };
   const undo = { hint: false, undos: 0 }; // the server's undo hint; how many undos the log is built on
+  let following = true;     // the log shows its newest line unless the reader scrolled up
 
   const scopes = () => ["ui", info ? info.game : "ui"];
 
@@ -49,12 +50,13 @@ export function matchPage(root, matchId, replay) {
    *  state (a half-made plan, the zoom) stay. */
   function frame() {
     ui.status = h("div", { class: "status", role: "status", "aria-live": "polite" }, t("ui.play.connecting"));
+    ui.since = h("details", { class: "since", hidden: true, ontoggle: e => { sinceOpen = e.currentTarget.open; } });
     ui.board = h("section", { class: "board-area", "aria-label": t("ui.play.board") });
     ui.players = h("section", { class: "players", "aria-label": t("ui.play.players") });
     ui.controls = h("section", { class: "controls", id: "controls", "aria-label": t("ui.play.controls") });
     ui.message = h("p", { class: "error", role: "alert" });
     ui.undo = undoBar();
-    ui.log = h("ol", { class: "log-lines" });
+    ui.log = h("ol", { class: "log-lines", onscroll: () => { following = logAtBottom(); } });
     ui.scores = h("section", { class: "scores", hidden: true });
     ui.host = h("details", { class: "host", hidden: true, ontoggle: e => { hostOpen = e.currentTarget.open; } });
     const colours = module.seatColours ? module.seatColours(info.players) : [];
@@ -66,10 +68,11 @@ export function matchPage(root, matchId, replay) {
     const logBox = h("section", { class: "log" }, h("div", { class: "log-head" }, h("h2", {}, t("ui.log.title")), filterInput, whoSelect), ui.log);
     ui.replayBar = replay ? replayBar() : null;
     root.replaceChildren(h("div", { class: `match game-${info.game}` },
-      ui.status, chatJump(), rematchNotice(), ui.replayBar,
+      h("div", { class: "status-row" }, ui.status, ui.since), chatJump(), rematchNotice(), ui.replayBar,
       h("div", { class: "match-grid" },
         h("div", { class: "main-col" }, ui.board, ui.scores),
-        h("aside", { class: "side-col" }, ui.controls, ui.undo, ui.message, ui.players, chatPanel(), logBox, ui.host))));
+        // the side column: its top part scrolls, the log stays at its foot (style.css)
+        ui.side = h("aside", { class: "side-col" }, h("div", { class: "side-scroll" }, ui.controls, ui.undo, ui.message, ui.players, chatPanel(), ui.host), logBox))));
     document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
     if (!ctx) {
       ctx = {
@@ -98,9 +101,146 @@ export function matchPage(root, matchId, replay) {
     const who = logFilter.who === "" ? null : Number(logFilter.who);
     const shown = logLines.filter(([entry]) => (!needle || lineText(entry).toLowerCase().includes(needle))
       && (who === null || concerns(entry, who)));
-    const atBottom = ui.log.scrollHeight - ui.log.scrollTop - ui.log.clientHeight < 30;
     ui.log.replaceChildren(...shown.slice(-400).map(([entry, fresh]) => h("li", { class: fresh ? "fresh" : null }, lineText(entry))));
-    if (atBottom) ui.log.scrollTop = ui.log.scrollHeight;
+    if (following) ui.log.scrollTop = ui.log.scrollHeight;
+  }
+
+  /** Whether the log is scrolled to its newest line (or has nothing to scroll). */
+  function logAtBottom() {
+    return ui.log.scrollHeight - ui.log.scrollTop - ui.log.clientHeight < 24;
+  }
+
+  // -- since your last move, bots thinking, the turn clock, turn notices (issue 19) -----------
+  let sinceOpen = false;
+  /** What happened since this seat's last move (for a spectator: since the last move): the
+   *  log's fresh lines, the newest in the summary, all of them when opened. */
+  function drawSince() {
+    const fresh = replay ? [] : logLines.filter(([, isNew]) => isNew).map(([entry]) => entry);
+    ui.since.hidden = !fresh.length;
+    if (!fresh.length) { ui.since.replaceChildren(); return; }
+    const label = mySeat === null ? t("ui.since.last_move", { n: fresh.length }) : t("ui.since.your_move", { n: fresh.length });
+    ui.since.open = sinceOpen;
+    ui.since.replaceChildren(
+      h("summary", {}, h("span", { class: "since-label" }, label), " ", h("span", { class: "since-latest" }, lineText(fresh[fresh.length - 1]))),
+      h("ol", { class: "since-lines" }, ...fresh.slice(-40).map(entry => h("li", {}, lineText(entry)))));
+  }
+
+  /** The colour (or clan) that names a seat, without the person or the bot level. */
+  function seatWord(seat) {
+    return (module.seatColours ? module.seatColours(info.players)[seat]?.name : null) || t("ui.seat", { n: seat + 1 });
+  }
+
+  /** "Blue (bot) is thinking…" for the seats a bot decides for now, among those the match
+   *  waits for; a person's seat whose turn clock ran out is played by the clock's bot. */
+  function thinkingText(m, waiting) {
+    const seats = (m.thinking || []).filter(seat => waiting.includes(seat));
+    return seats.map(seat => {
+      const person = (m.seats || info.seats)[seat];
+      return t(person?.kind === "bot" ? "ui.play.thinking" : "ui.play.clock_bot", { name: seatWord(seat) });
+    });
+  }
+
+  /** Seconds left on the turn clock of `seat` (null: none), from the update's deadline. */
+  function clockLeft(m, seat) {
+    const deadline = m?.clock?.deadlines?.[seat];
+    if (!deadline) return null;
+    return Math.max(0, Math.round((Date.parse(deadline) - Date.now()) / 1000));
+  }
+
+  /** A small clock face (our own drawing; no emoji font needed). */
+  const clockIcon = () => s("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", class: "clock-icon" },
+    s("circle", { cx: 8, cy: 9, r: 6, fill: "none", stroke: "currentColor", "stroke-width": 1.6 }),
+    s("path", { d: "M8 5.5V9l2.2 1.6M6.5 1.5h3", fill: "none", stroke: "currentColor", "stroke-width": 1.6, "stroke-linecap": "round" }));
+
+  const clockText = left => `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+
+  /** The countdown shown in the status line: yours when the match waits for you, else that
+   *  of each person it waits for. */
+  function clockPart(m, waiting) {
+    if (!m?.clock || m.outcome || replay) return null;
+    const mine = mySeat !== null && m.legal?.length ? [mySeat] : waiting;
+    const parts = mine.map(seat => [seat, clockLeft(m, seat)]).filter(([, left]) => left !== null);
+    if (!parts.length) return null;
+    const text = () => parts.map(([seat]) => {
+      const left = clockLeft(m, seat) ?? 0;
+      return seat === mySeat ? t("ui.clock.yours", { time: clockText(left) }) : t("ui.clock.theirs", { name: seatWord(seat), time: clockText(left) });
+    }).join(" · ");
+    const words = h("span", {}, text());
+    const span = h("span", { class: "clock", title: t("ui.clock.help", { n: m.clock.seconds }) }, clockIcon(), words);
+    span.refresh = () => {
+      words.textContent = text();
+      span.classList.toggle("low", parts.some(([seat]) => (clockLeft(m, seat) ?? 99) <= 10));
+    };
+    span.refresh();
+    return span;
+  }
+  setInterval(() => { for (const span of document.querySelectorAll(".status .clock")) span.refresh?.(); }, 1000);
+
+  const NOTIFY_KEY = "sengoku.notify";
+  let audio = null;
+  const notifyOn = () => localStorage.getItem(NOTIFY_KEY) === "1";
+
+  /** The bell in the status line: a sound and a browser notice when it becomes your turn
+   *  while this tab is hidden (kept in this browser). */
+  function notifyToggle() {
+    const on = notifyOn();
+    return h("button", { type: "button", class: `ghost small notify${on ? " on" : ""}`, "aria-pressed": String(on),
+      title: t(on ? "ui.notify.on" : "ui.notify.off"), "aria-label": t("ui.notify.label"),
+      onclick: async () => {
+        const next = !notifyOn();
+        localStorage.setItem(NOTIFY_KEY, next ? "1" : "0");
+        if (next) {
+          audio ??= window.AudioContext ? new AudioContext() : null; // made on a click, so it may play later
+          if (window.Notification && Notification.permission === "default") {
+            try { await Notification.requestPermission(); } catch { /* refused or unsupported */ }
+          }
+        }
+        drawStatus();
+      } }, bellIcon(on));
+  }
+
+  /** A bell, struck through when off (our own drawing; no emoji font needed). */
+  const bellIcon = on => s("svg", { viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", class: "bell" },
+    s("path", { d: "M8 1.5a1 1 0 0 1 1 1v.6a4.5 4.5 0 0 1 3.5 4.4v2.8l1.3 1.9a.5.5 0 0 1-.4.8H2.6a.5.5 0 0 1-.4-.8l1.3-1.9V7.5A4.5 4.5 0 0 1 7 3.1v-.6a1 1 0 0 1 1-1zM6.3 13.8h3.4a1.7 1.7 0 0 1-3.4 0z", fill: "currentColor" }),
+    on ? null : s("path", { d: "M2 2l12 12", stroke: "currentColor", "stroke-width": 1.6, "stroke-linecap": "round" }));
+
+  /** A short two-note chime, made with WebAudio (no sound file). */
+  function chime() {
+    try {
+      audio ??= new AudioContext();
+      if (audio.state === "suspended") audio.resume();
+      const now = audio.currentTime;
+      for (const [i, freq] of [[0, 660], [1, 880]]) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.type = "sine";
+        osc.frequency.value = freq;
+        gain.gain.setValueAtTime(0.0001, now + i * 0.16);
+        gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.16 + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.16 + 0.3);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(now + i * 0.16);
+        osc.stop(now + i * 0.16 + 0.32);
+      }
+    } catch { /* no sound here */ }
+  }
+
+  let myTurnBefore = false;
+  /** Called with each update: a notice when it has just become this seat's turn. */
+  function noticeTurn(m) {
+    const mine = !replay && mySeat !== null && Boolean(m.legal?.length) && !m.outcome;
+    const starts = mine && !myTurnBefore;
+    myTurnBefore = mine;
+    // a new turn (or the end): the side column shows your choices (or the players) from the top
+    if ((starts || m.outcome) && ui.side) ui.side.querySelector(".side-scroll")?.scrollTo(0, 0);
+    if (!starts || !document.hidden || !notifyOn()) return;
+    chime();
+    if (window.Notification && Notification.permission === "granted") {
+      try {
+        const phase = module.phaseText ? module.phaseText(m.view, t) : "";
+        new Notification(t("ui.notify.your_turn", { game: tOr(`${info.game}.title`, info.game) }), { body: phase, tag: `sengoku-${matchId}` });
+      } catch { /* notices not allowed here */ }
+    }
   }
 
   function drawStatus() {
@@ -117,11 +257,17 @@ export function matchPage(root, matchId, replay) {
       ui.status.textContent = [t("ui.play.your_turn"), phase].filter(Boolean).join(" — ");
       ui.status.classList.add("mine");
     } else {
-      const names = (view.to_act || []).map(seatName).join(", ");
-      ui.status.textContent = [t("ui.play.waiting", { names }), phase].filter(Boolean).join(" — ");
+      const waiting = view.to_act || [];
+      const thinking = replay ? [] : thinkingText(m, waiting);
+      const others = waiting.filter(seat => replay || !(m.thinking || []).includes(seat));
+      const names = others.map(seatName).join(", ");
+      ui.status.textContent = [[...thinking, others.length ? t("ui.play.waiting", { names }) : null].filter(Boolean).join(" · "), phase].filter(Boolean).join(" — ");
+      if (thinking.length) ui.status.classList.add("thinking");
     }
+    ui.status.append(...[clockPart(m, view.to_act || [])].filter(Boolean));
     const who = mySeat === null ? t("ui.play.spectator") : t("ui.play.you_are", { name: seatName(mySeat) });
     ui.status.append(h("span", { class: "who" }, replay ? t("ui.replay.title") : who));
+    if (!replay && mySeat !== null) ui.status.append(notifyToggle());
     document.title = `${!replay && m.legal?.length ? "● " : ""}${tOr(`${info.game}.title`, info.game)} — Sengoku`;
   }
 
@@ -131,13 +277,31 @@ export function matchPage(root, matchId, replay) {
     ui.scores.hidden = !outcome;
     if (!outcome) return;
     const order = outcome.ranking || [...outcome.scores.keys()];
-    ui.scores.replaceChildren(h("div", {}, h("h2", {}, t("ui.play.final_scores")),
+    ui.scores.replaceChildren(h("div", {}, h("h2", {}, t("ui.play.final_scores")), rankLine(outcome),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("ui.play.rank")), h("th", {}, t("ui.play.player")), h("th", {}, t("ui.play.score")))),
         h("tbody", {}, ...order.map(seat => h("tr", { class: outcome.winners.includes(seat) ? "winner" : null },
           h("td", {}, String(outcome.ranks[seat])), h("td", {}, seatName(seat)), h("td", { class: "num" }, String(outcome.scores[seat])))))),
       module.scoreDetails ? module.scoreDetails(last.view, t, seatName) : null,
       replay ? null : h("p", {}, h("a", { href: `/replay/${matchId}` }, t("ui.lobby.replay")), " · ", h("a", { href: "/" }, t("ui.play.back")))));
   }
+
+  /** "You finished 2nd" (or "shared 2nd") for the seat this page plays. */
+  function rankLine(outcome) {
+    if (mySeat === null || replay || !outcome.ranks) return null;
+    const rank = outcome.ranks[mySeat];
+    const shared = outcome.ranks.filter(r => r === rank).length > 1;
+    const place = tOr(`ui.ordinal.${rank}`, String(rank));
+    return h("p", { class: `your-rank${rank === 1 ? " first" : ""}` }, t(shared ? "ui.play.you_finished_shared" : "ui.play.you_finished", { place }));
+  }
+
+  /** The side column is as tall as the window below its top (style.css), so that the log
+   *  at its foot is in view without scrolling the page. */
+  function fitSide() {
+    if (!ui.side) return;
+    const top = ui.side.getBoundingClientRect().top + window.scrollY;
+    ui.side.style.setProperty("--side-top", `${Math.round(top)}px`);
+  }
+  window.addEventListener("resize", () => { fitSide(); if (following && ui.log) ui.log.scrollTop = ui.log.scrollHeight; });
 
   function draw() {
     // for scripts and tests: which position the page shows
@@ -146,6 +310,8 @@ export function matchPage(root, matchId, replay) {
     drawStatus();
     renderer.update(last, before);
     drawScores();
+    drawSince();
+    fitSide();
     drawLog();
     drawHost();
     drawUndo();
@@ -257,11 +423,13 @@ export function matchPage(root, matchId, replay) {
       pending.delete(m.ref);
       before = last.view;
       for (const line of logLines) line[1] = false;
+      drawSince();
       if (waiting) waiting.resolve(m);
       setTimeout(drawUndo); // once the renderer has sent its next step, if any
       return;
     }
     if (m.type === "presence" && last) { last.presence = m.presence; return; }
+    if (m.type === "thinking" && last) { last.thinking = m.seats; drawStatus(); return; }
     if (m.type !== "welcome" && m.type !== "update") return;
     if (m.type === "welcome") {
       retries = 0;
@@ -281,8 +449,10 @@ export function matchPage(root, matchId, replay) {
     logLength = m.log_length;
     if (m.undos !== undefined) undo.undos = m.undos;
     undo.hint = m.undo === true;
+    if (last && m.thinking === undefined) m.thinking = last.thinking;
     last = m;
     draw();
+    noticeTurn(m);
   }
 
   // Closed for good: a bad hello or token (4400), the seat given to someone else (4401), no

@@ -336,13 +336,13 @@ class Shogun(Game[State, ShogunAction]):
             else:
                 s.pending[3] = action.target
                 if s.armies[action.source] == 2:
-                    _march(s, rng, seat, action.source, action.target, 1, log)
+                    _march_recorded(s, rng, seat, action.source, action.target, 1, log)
                     _finish_decision(s, rng, log)
                 else:
                     s.phase = ARMIES
         elif isinstance(action, Armies):
             _, _, src, dst = s.pending
-            _march(s, rng, seat, src, dst, action.n, log)
+            _march_recorded(s, rng, seat, src, dst, action.n, log)
             _finish_decision(s, rng, log)
         elif isinstance(action, TakeTop):
             s.last_seen[seat] = sorted(s.draft_up)
@@ -494,6 +494,8 @@ def _blank_state(players: int, options: ShogunOptions, board: Board) -> State:
     s.stacks_left = [[] for _ in range(players)]
     s.final_scores = None
     s.setup_log = ()
+    s.battles = []
+    s.winters = []
     return s
 
 
@@ -900,7 +902,7 @@ def _collect(
     if after:
         _add_marker(s, prov)
     peasants = s.markers[prov]
-    if _revolt(s, rng, seat, prov, peasants, False, log):
+    if _revolt_recorded(s, rng, seat, prov, peasants, False, log):
         _add_marker(s, prov)
 
 
@@ -1138,6 +1140,222 @@ def _revolt(
     return True
 
 
+# ====================================================================== battle records
+# The views' ``battles``: what a player at the table sees of each fight (rules §9, §10), as
+# data rather than as log text. Made once and never changed, so copies of a state share them.
+
+
+def _march_recorded(
+    s: State, rng: Rng, seat: int, src: int, dst: int, n: int, log: list[LogEntry]
+) -> None:
+    """:func:`_march`, and when it is a battle (rules §9.1 a, b) its record."""
+    defender = s.owner[dst]
+    if defender == seat:
+        _march(s, rng, seat, src, dst, n, log)
+        return
+    defenders = s.armies[dst]
+    allies = defender >= 0 and _peasants_help(s, dst)
+    tray = s.tower.tray.copy()
+    action = s.action_order[s.action_idx]
+    attack_card = _special(s, seat) == S_ATTACK
+    defence_card = defender >= 0 and _special(s, defender) == S_DEFENCE
+    _march(s, rng, seat, src, dst, n, log)
+    assert s.tower.last_throw is not None
+    thrown, out = s.tower.last_throw
+    bonus = []
+    if attack_card and thrown[seat] - tray[seat] > n:
+        bonus.append("attack_card")
+    if defender >= 0:
+        extra = thrown[defender] - tray[defender] - defenders
+        if defence_card and extra > 0:
+            bonus.append("defence_card")
+            extra -= 1
+        if extra > 0:
+            bonus.append("castle")
+    holder = s.owner[dst]
+    if holder == seat:
+        result = "taken"
+    elif defender < 0:
+        result = "neutral"
+    elif holder == defender:
+        result = "held"
+    elif allies and out[defender] == 0 and out[s.players] > out[seat]:
+        result = "peasant_tie"
+    else:
+        result = "tie"
+    _record_battle(
+        s,
+        "attack",
+        action,
+        seat,
+        defender,
+        dst,
+        src,
+        n,
+        defenders,
+        bonus,
+        thrown,
+        tray,
+        out,
+        allies,
+        result,
+    )
+
+
+def _revolt_recorded(
+    s: State, rng: Rng, seat: int, prov: int, peasants: int, winter: bool, log: list[LogEntry]
+) -> bool:
+    """:func:`_revolt`, and its record (rules §9.1 c, §10)."""
+    defenders = s.armies[prov]
+    tray = s.tower.tray.copy()
+    action = -1 if winter else s.action_order[s.action_idx]
+    defence_card = _special(s, seat) == S_DEFENCE
+    crushed = _revolt(s, rng, seat, prov, peasants, winter, log)
+    assert s.tower.last_throw is not None
+    thrown, out = s.tower.last_throw
+    npl = s.players
+    bonus = []
+    extra = thrown[seat] - tray[seat] - defenders
+    if s.options.defence_card_in_revolts and defence_card and extra > 0:
+        bonus.append("defence_card")
+        extra -= 1
+    if extra > 0:
+        bonus.append("castle")
+    _record_battle(
+        s,
+        "hunger" if winter else "revolt",
+        action,
+        -1,
+        seat,
+        prov,
+        -1,
+        thrown[npl] - tray[npl],
+        defenders,
+        bonus,
+        thrown,
+        tray,
+        out,
+        False,
+        "crushed" if crushed else "devastated",
+    )
+    return crushed
+
+
+def _record_battle(
+    s: State,
+    kind: str,
+    action: int,
+    attacker: int,
+    defender: int,
+    province: int,
+    source: int,
+    sent: int,
+    defenders: int,
+    bonus: list[str],
+    thrown: list[int],
+    tray: list[int],
+    out: list[int],
+    allies: bool,
+    result: str,
+) -> None:
+    """Add a fight to ``s.battles``, which holds the latest year's only: between two of a
+    player's moves (he plans every season) no fight is lost from sight."""
+    season = SEASONS[s.season]
+    if s.battles and s.battles[-1]["year"] != s.year:
+        s.battles = []
+    holder = s.owner[province]
+    s.battles = [
+        *s.battles,
+        {
+            "kind": kind,
+            "year": s.year,
+            "season": season,
+            "action": None if action < 0 else action,
+            "attacker": None if attacker < 0 else attacker,
+            "defender": None if defender < 0 else defender,
+            "province": province,
+            "source": None if source < 0 else source,
+            "sent": sent,
+            "defenders": defenders,
+            "bonus": bonus,
+            "thrown": list(thrown),
+            "tray": tray,
+            "out": list(out),
+            "allies": allies,
+            "result": result,
+            "holder": None if holder < 0 else holder,
+            "survivors": s.armies[province],
+        },
+    ]
+
+
+def _copy_battle(b: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **b,
+        "bonus": list(b["bonus"]),
+        "thrown": list(b["thrown"]),
+        "tray": list(b["tray"]),
+        "out": list(b["out"]),
+    }
+
+
+def winter_breakdown(s: State) -> dict[str, Any]:
+    """Rules §11.3: this winter's points per seat and where they come from: ``provinces``
+    (1 each), ``buildings`` (1 each), ``regions`` (per region, per seat: the majority points
+    for castles, temples and Nô theatres), ``majorities`` (their sum) and ``points``.
+
+    >>> import sengoku
+    >>> m = sengoku.new_match("shogun", 3, seed=2)
+    >>> w = winter_breakdown(m.state)
+    >>> w["points"] == score_year(m.state)[0], w["provinces"]
+    (True, [9, 9, 9])
+    """
+    npl = s.players
+    provinces = [0] * npl
+    buildings = [0] * npl
+    for p in range(N):
+        o = s.owner[p]
+        if o >= 0:
+            provinces[o] += 1
+            buildings[o] += popcount(s.bld[p])
+    regions = []
+    for r in range(len(D.regions)):
+        pts = [0] * npl
+        for i, bit in enumerate(BUILDING_BITS):
+            count = [0] * npl
+            for p in range(N):
+                o = s.owner[p]
+                if o >= 0 and s.board.region[p] == r and s.bld[p] & bit:
+                    count[o] += 1
+            top = max(count)
+            if top == 0:
+                continue
+            holders = [o for o in range(npl) if count[o] == top]
+            for o in holders:
+                pts[o] += MAJORITY[i] if len(holders) == 1 else MAJORITY[i] - 1
+        regions.append(pts)
+    majorities = [sum(r[o] for r in regions) for o in range(npl)]
+    return {
+        "year": s.year,
+        "provinces": provinces,
+        "buildings": buildings,
+        "regions": regions,
+        "majorities": majorities,
+        "points": [provinces[o] + buildings[o] + majorities[o] for o in range(npl)],
+    }
+
+
+def _copy_winter(w: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "year": w["year"],
+        "provinces": list(w["provinces"]),
+        "buildings": list(w["buildings"]),
+        "regions": [list(r) for r in w["regions"]],
+        "majorities": list(w["majorities"]),
+        "points": list(w["points"]),
+    }
+
+
 def _end_season(s: State, rng: Rng, log: list[LogEntry]) -> None:
     if s.season == 2:
         s.autumn_order = [p for p in s.positions if p >= 0]
@@ -1211,11 +1429,12 @@ def _run_winter(s: State, rng: Rng, log: list[LogEntry]) -> None:
             _hunger_revolt(s, rng, seat, s.revolt_left.pop(), log)
         s.winter_queue.pop(0)
         s.revolt_bonus = -1
+    s.winters = [*s.winters, winter_breakdown(s)]
     _score_winter(s, rng, log)
 
 
 def _hunger_revolt(s: State, rng: Rng, seat: int, prov: int, log: list[LogEntry]) -> None:
-    _revolt(s, rng, seat, prov, s.revolt_bonus + s.markers[prov], True, log)
+    _revolt_recorded(s, rng, seat, prov, s.revolt_bonus + s.markers[prov], True, log)
 
 
 def score_year(s: State) -> tuple[list[int], list[Message]]:
@@ -1378,6 +1597,8 @@ def _view(s: State, seat: int | None) -> dict[str, Any]:
         "last_seen": [x.copy() for x in s.last_seen],
         "stacks_left": [x.copy() for x in s.stacks_left],
         "final_scores": None if s.final_scores is None else s.final_scores.copy(),
+        "battles": [_copy_battle(b) for b in s.battles],
+        "winters": [_copy_winter(w) for w in s.winters],
     }
     if s.options.show_tower:
         v["supply"] = s.supply.copy()
@@ -1512,6 +1733,8 @@ def _determinize(view: dict[str, Any], rng: Rng) -> State:
     s.stacks_left = [list(x) for x in view["stacks_left"]]
     fs = view["final_scores"]
     s.final_scores = None if fs is None else list(fs)
+    s.battles = [_copy_battle(b) for b in view["battles"]]
+    s.winters = [_copy_winter(w) for w in view["winters"]]
     if options.show_tower:
         s.supply = list(view["supply"])
         s.tower.set_contents(list(view["tower"]))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sengoku.core import LogEntry
 
 from .data import Board
@@ -45,6 +47,7 @@ class State:
         "action_order",
         "armies",
         "autumn_order",
+        "battles",
         "bid",
         "bid_card",
         "bids_revealed",
@@ -91,6 +94,7 @@ class State:
         "tower",
         "vp",
         "winter_queue",
+        "winters",
         "year",
         "year_events",
     )
@@ -147,6 +151,10 @@ class State:
     stacks_left: list[list[int]]
     final_scores: list[int] | None
     setup_log: tuple[LogEntry, ...]
+    # the fights of the latest year that had any, and each winter's scoring (public
+    # records, never changed once made: copies share them; see rules._record_battle)
+    battles: list[dict[str, Any]]
+    winters: list[dict[str, Any]]
 
     def clone(self) -> State:
         """An independent copy (lists copied, immutable parts shared)."""
@@ -203,4 +211,6 @@ class State:
         s.stacks_left = [x.copy() for x in self.stacks_left]
         s.final_scores = None if self.final_scores is None else self.final_scores.copy()
         s.setup_log = self.setup_log
+        s.battles = self.battles.copy()
+        s.winters = self.winters.copy()
         return s

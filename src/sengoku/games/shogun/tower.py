@@ -132,7 +132,7 @@ class Tower:
         model: how cubes pass (see :data:`MODELS`).
     """
 
-    __slots__ = ("flow", "inside", "model", "peasant", "tray")
+    __slots__ = ("flow", "inside", "last_throw", "model", "peasant", "tray")
 
     def __init__(self, players: int, model: TowerModel) -> None:
         self.model = model
@@ -142,6 +142,9 @@ class Tower:
         #: per owner: cubes that went into the tower minus cubes that came out, over all
         #: throws since priming (public: every cube thrown and every cube emerging is seen)
         self.flow: list[int] = [0] * (players + 1)
+        #: the latest battle throw: (cubes thrown per owner, tray included; cubes that came
+        #: out), both public; for the battle records of the views
+        self.last_throw: tuple[list[int], list[int]] | None = None
 
     def clone(self) -> Tower:
         """An independent copy."""
@@ -151,6 +154,7 @@ class Tower:
         t.inside = [level.copy() for level in self.inside]
         t.tray = self.tray.copy()
         t.flow = self.flow.copy()
+        t.last_throw = self.last_throw  # never changed in place
         return t
 
     def contents(self) -> list[int]:
@@ -177,6 +181,7 @@ class Tower:
         flow = self.flow
         for o, n in enumerate(falling):
             flow[o] += n - out[o]
+        self.last_throw = (falling, list(out))
         return out
 
     def leave_in_tray(self, owner: int, n: int) -> None:

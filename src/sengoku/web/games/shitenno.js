@@ -408,7 +408,7 @@ function playerCard(st, seat) {
   const { view } = st;
   const acting = view.phase !== "over" && (view.to_act || []).includes(seat);
   return h("article", { class: cls("sh-player", seat === st.me && "me", acting && "acting"), style: `--seat:${SEAT_CSS[seat]}`, "data-seat": seat },
-    playerHead(st, seat), playerStats(st, seat), playerTiles(st, seat), playerHand(st, seat));
+    playerHead(st, seat), st.view.final_scores ? finalLine(st.view, seat) : null, playerStats(st, seat), playerTiles(st, seat), playerHand(st, seat));
 }
 
 /** Did this seat's entry of view[key] change since the seat's last move? */
@@ -421,8 +421,32 @@ function playerHead(st, seat) {
     kamon(seat), h("span", { class: "sh-player-name" }, st.ctx.seatName(seat)),
     seat === st.me ? h("span", { class: "sh-badge you" }, t("shitenno.players.you")) : null,
     tairo ? h("span", { class: "sh-badge tairo" }, fanIcon(), t("shitenno.players.tairo")) : null,
-    h("span", { class: cls("sh-score", moved(st, "scores", seat) && "changed"), title: t("shitenno.players.favour") },
+    view.final_scores ? finalScore(view, seat) : h("span", { class: cls("sh-score", moved(st, "scores", seat) && "changed"), title: t("shitenno.players.favour") },
       h("b", {}, String(view.scores[seat])), h("small", {}, t("shitenno.players.favour_short"))));
+}
+
+/** At the end a general's headline is the final total, the one the ranking and the final
+ *  table show; what it is made of (finalParts) is the line under it. */
+function finalScore(view, seat) {
+  const part = finalParts(view)[seat];
+  return h("span", { class: "sh-score final", title: t("shitenno.final.total") },
+    h("b", {}, String(part.total)), h("small", {}, t("shitenno.players.final_short")));
+}
+
+function finalLine(view, seat) {
+  const part = finalParts(view)[seat];
+  return h("p", { class: "sh-score-parts" }, t("shitenno.players.final_parts", { play: part.play, koku: part.koku, majorities: part.majorities }));
+}
+
+/** Per seat: the favour won in play (view.scores), the koku in hand (and unused tiles, with
+ *  that option) and the province majorities that make up the final total (shitenno.md §4.7). */
+function finalParts(view) {
+  const leaders = view.provinces.map(p => majority(p, view.players));
+  return [...Array(view.players).keys()].map(seat => {
+    const majorities = leaders.reduce((sum, m, i) => sum + (m.leader === seat ? majorityBonus[i] : 0), 0);
+    const total = view.final_scores[seat];
+    return { play: view.scores[seat], koku: total - view.scores[seat] - majorities, majorities, total };
+  });
 }
 
 /** Title (and the tile taken in this sharing), kamons left, hand sizes. */
@@ -701,13 +725,13 @@ export function scoreDetails(view, tr = t, seatName = seat => tr(`shitenno.colou
   if (!view?.final_scores) return null;
   const seats = [...Array(view.players).keys()];
   const leaders = view.provinces.map(p => majority(p, view.players));
-  const majorities = seats.map(seat => leaders.reduce((sum, m, i) => sum + (m.leader === seat ? majorityBonus[i] : 0), 0));
+  const parts = finalParts(view);
   const row = seat => h("tr", {},
     h("td", {}, seatChip(seat, seatName(seat))),
-    h("td", { class: "num" }, String(view.scores[seat])),
-    h("td", { class: "num" }, String(view.final_scores[seat] - view.scores[seat] - majorities[seat])),
-    h("td", { class: "num" }, String(majorities[seat])),
-    h("td", { class: "num" }, h("b", {}, String(view.final_scores[seat]))));
+    h("td", { class: "num" }, String(parts[seat].play)),
+    h("td", { class: "num" }, String(parts[seat].koku)),
+    h("td", { class: "num" }, String(parts[seat].majorities)),
+    h("td", { class: "num" }, h("b", {}, String(parts[seat].total))));
   return h("div", { class: "sh-score-details" },
     h("h3", {}, tr("shitenno.final.title")),
     h("table", { class: "sh-final" },

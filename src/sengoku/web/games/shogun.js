@@ -13,6 +13,7 @@ export const featuredOptions = ["board", "setup", "years"];
 const COLOUR_KEYS = ["Red", "Blue", "Yellow", "Purple", "Black"];
 const COLOUR_CSS = { Red: "#c0392b", Blue: "#2f5ea8", Yellow: "#d4a017", Purple: "#7b3f98", Black: "#2a2a2a", peasants: "#4e8a3e" };
 const REGION_CSS = { brown: "#d8c2a0", yellow: "#efe0a1", red: "#eab4a6", purple: "#cfbfdc", green: "#bcd6aa" };
+const REGION_ORDER = Object.keys(REGION_CSS); // the engine's region order (client data "regions")
 const BLANK = -1, EMPTY = -2, UNPLACED = -3;
 const STAY = -1; // March(source, -1): the armies stay (Recruit 1 / move, optional battles)
 const BUILDINGS = ["castle", "temple", "theatre"];
@@ -88,6 +89,7 @@ export function createRenderer(ctx) {
     const scrolled = ctx.root.board.querySelector(".map-wrap");
     const scroll = scrolled ? [scrolled.scrollLeft, scrolled.scrollTop] : null;
     ctx.root.board.replaceChildren(...[seasonStrip(view), map ? board(view, message) : h("p", {}, "…"), regionTable(view), winterCard(view)].filter(Boolean));
+    ctx.root.board.querySelector(".map-wrap")?.prepend(...[battlePanel(view)].filter(Boolean));
     if (scroll) ctx.root.board.querySelector(".map-wrap")?.scrollTo(...scroll);
     ctx.root.players.replaceChildren(playersPanel(view));
     if (!keepControls || !ctx.root.controls.hasChildNodes()) ctx.root.controls.replaceChildren(...controls(view, message.legal));
@@ -152,6 +154,9 @@ export function createRenderer(ctx) {
       if (changed) classes.push("changed");
       if (actions.has(id)) classes.push("clickable");
       if (id === source) classes.push("source");
+      // the march under way while its armies are chosen: its source and target stay marked
+      if (view.phase === "armies" && view.pending[2] === id) classes.push("marching-from");
+      if (view.phase === "armies" && view.pending[3] === id) classes.push(owner === view.pending[0] ? "marching-to move" : "marching-to attack");
       if (view.phase === "draft" && (view.draft_up.includes(id) || view.draft_drawn === id)) classes.push("face-up");
       if (targets.has(id)) classes.push(targets.get(id).args.attack ? "target attack" : "target move");
       const label = [
@@ -208,8 +213,152 @@ export function createRenderer(ctx) {
       s("g", { class: "barriers" }, ...(map.barriers || []).map(b => s("path", { d: b.path }))),
       s("g", { class: "connectors" }, ...(map.connectors || []).map(c => s("path", { d: c.path || `M ${c.line[0]} ${c.line[1]} L ${c.line[2]} ${c.line[3]}` }))),
       s("g", { class: "sea-routes" }, ...seaPaths),
+      attackArrows(view), // under the discs and names, which stay readable
       s("g", {}, ...map.provinces.map(tokens)),
       legend(view)));
+  }
+
+  // -- the battle panel and the attacks on the map (view.battles, docs/shogun.md) ------------
+  /** How many of the year's fights came since this seat's last move (all, for a new year). */
+  function freshCount(view) {
+    const battles = view.battles || [];
+    const old = state.before?.battles;
+    if (!state.before || !battles.length) return 0;
+    if (!old?.length || old[0].year !== battles[0].year) return battles.length;
+    return Math.max(0, battles.length - old.length);
+  }
+
+  const seatChip = seat => (seat === null || seat === undefined
+    ? h("span", { class: "chip small-chip peasants", style: `--seat:${COLOUR_CSS.peasants}` }, t("shogun.battles.peasants"))
+    : h("span", { class: "chip small-chip", style: `--seat:${COLOUR_CSS[COLOUR_KEYS[seat]]}` }, t(`shogun.colour.${COLOUR_KEYS[seat]}`)));
+
+  /** t(key) with some placeholders filled by elements (a coloured chip, say). */
+  function tNodes(key, vars) {
+    const nodes = {};
+    const texts = {};
+    for (const [name, value] of Object.entries(vars)) {
+      if (value instanceof Node) { nodes[name] = value; texts[name] = `\u0000${name}\u0000`; } else texts[name] = value;
+    }
+    return t(key, texts).split("\u0000").map((part, i) => (i % 2 ? nodes[part] : part)).filter(part => part !== "");
+  }
+
+  function battleTitle(b) {
+    const province = provinceName(data, b.province);
+    if (b.kind !== "attack") return tNodes(`shogun.battles.${b.kind}`, { province, defender: seatChip(b.defender) });
+    if (b.defender === null) return tNodes("shogun.battles.attack_neutral", { attacker: seatChip(b.attacker), province, source: provinceName(data, b.source) });
+    return tNodes("shogun.battles.attack", { attacker: seatChip(b.attacker), defender: seatChip(b.defender), province, source: provinceName(data, b.source) });
+  }
+
+  function battleBody(b, players) {
+    const peasants = players;
+    const side = (seat, n, bonus) => h("span", { class: "side" }, seatChip(seat), ` ${n}`,
+      bonus.length ? h("small", {}, ` (${bonus.map(x => t(`shogun.battles.bonus.${x}`)).join(", ")})`) : null);
+    const attackerBonus = b.bonus.filter(x => x === "attack_card");
+    const defenderBonus = b.bonus.filter(x => x !== "attack_card");
+    const sides = b.kind === "attack"
+      ? [side(b.attacker, b.sent, attackerBonus), side(b.defender, b.defender === null ? b.thrown[peasants] - b.tray[peasants] : b.defenders, defenderBonus)]
+      : [side(null, b.sent, []), side(b.defender, b.defenders, defenderBonus)];
+    const counts = list => list.map((n, i) => (n ? h("span", { class: "cube-count", title: i < players ? t(`shogun.colour.${COLOUR_KEYS[i]}`) : t("shogun.term.peasants"),
+      style: `--seat:${COLOUR_CSS[i < players ? COLOUR_KEYS[i] : "peasants"]}` }, String(n)) : null)).filter(Boolean);
+    const trayed = b.tray.some(n => n > 0);
+    const notes = [];
+    if (b.kind === "attack" && b.defender !== null && b.out[peasants] > 0) notes.push(b.allies ? t("shogun.battles.allies", { name: t(`shogun.colour.${COLOUR_KEYS[b.defender]}`) }) : t("shogun.battles.no_allies"));
+    return h("div", { class: "battle-body" },
+      h("p", { class: "sides" }, ...tNodes("shogun.battles.against", { a: sides[0], b: sides[1] })),
+      h("table", { class: "tower-result" }, h("tbody", {},
+        h("tr", {}, h("th", {}, t("shogun.battles.thrown")), h("td", { class: "thrown" }, ...counts(b.thrown),
+          trayed ? h("small", { class: "tray-note" }, " ", t("shogun.battles.with_tray"), " ", ...counts(b.tray)) : null)),
+        h("tr", {}, h("th", {}, t("shogun.battles.out")), h("td", { class: "out" }, ...(counts(b.out).length ? counts(b.out) : [t("shogun.battles.nothing")]))))),
+      notes.length ? h("p", { class: "hint" }, notes.join(" ")) : null);
+  }
+
+  /** Who holds the province after the fight, in words. */
+  function resultText(b) {
+    const province = provinceName(data, b.province);
+    const name = seat => t(`shogun.colour.${COLOUR_KEYS[seat]}`);
+    return {
+      taken: () => t("shogun.battles.result.taken", { name: name(b.attacker), province, n: b.survivors }),
+      held: () => t("shogun.battles.result.held", { name: name(b.defender), province, n: b.survivors }),
+      neutral: () => t("shogun.battles.result.neutral", { province }),
+      tie: () => t("shogun.battles.result.tie", { province }),
+      peasant_tie: () => t("shogun.battles.result.peasant_tie", { province }),
+      crushed: () => t("shogun.battles.result.crushed", { name: name(b.defender), province, n: b.survivors }),
+      devastated: () => t("shogun.battles.result.devastated", { province }),
+    }[b.result]();
+  }
+
+  /** Remember a fold the reader chose (not the one it was drawn with). */
+  const keepOpen = (key, otherwise) => e => {
+    if (e.currentTarget.open === Boolean(otherwise)) delete state.open[key];
+    else state.open[key] = e.currentTarget.open;
+  };
+
+  /** The year's fights, the newest first and open; each with both sides, the cubes thrown and
+   *  out of the tower, and who holds the province now. Open while fights are new. */
+  function battlePanel(view) {
+    const battles = view.battles || [];
+    if (!battles.length || view.phase === "draft") return null;
+    const fresh = freshCount(view);
+    const year = battles[0].year;
+    const entries = battles.map((b, i) => {
+      const when = [t(`shogun.season.${b.season}`), b.action === null ? null : actionTitle(b.action)].filter(Boolean).join(" · ");
+      const key = `battle-${year}-${i}`;
+      return h("li", { class: `battle${i >= battles.length - fresh ? " fresh" : ""}`, "data-index": i, "data-year": b.year, "data-season": b.season,
+        "data-kind": b.kind, "data-province": data.provinces[b.province].name, "data-result": b.result,
+        "data-thrown": b.thrown.join(","), "data-out": b.out.join(","), "data-survivors": b.survivors, "data-holder": b.holder ?? "" },
+      h("details", { open: opened(key, i === battles.length - 1), ontoggle: keepOpen(key, i === battles.length - 1) },
+        h("summary", {}, h("span", { class: "battle-title" }, ...battleTitle(b)), h("small", { class: "when" }, when),
+          h("span", { class: `result ${b.result}` }, resultText(b))),
+        battleBody(b, view.players)));
+    }).reverse();
+    const key = `battles-${year}-${battles.length}`;
+    // folded while you choose where to march: the map is what you need then
+    const marching = current.legal.some(a => a.name === "March" || a.name === "Armies");
+    const open = fresh > 0 && !marching;
+    return h("details", { class: "battle-panel", open: opened(key, open), ontoggle: keepOpen(key, open) },
+      h("summary", {}, t("shogun.battles.title", { year, n: battles.length }), fresh ? h("span", { class: "new" }, t("shogun.battles.new", { n: fresh })) : null),
+      h("ol", { class: "battles" }, ...entries));
+  }
+
+  /** Arrows on the map: the attacks of the latest season's fights (those since your last
+   *  move in full colour) and, while its armies are chosen, the attack or move under way. */
+  function attackArrows(view) {
+    const battles = view.battles || [];
+    const fresh = freshCount(view);
+    const lastSeason = battles.length ? battles[battles.length - 1].season : null;
+    const arrows = [];
+    battles.forEach((b, i) => {
+      if (b.kind !== "attack" || b.season !== lastSeason) return;
+      const isNew = i >= battles.length - fresh;
+      arrows.push(arrow(b.source, b.province, b.attacker, `${isNew ? "fresh" : "old"}${i === battles.length - 1 ? " latest" : ""}`, b));
+    });
+    if (view.phase === "armies" && view.pending.length === 4 && view.pending[3] >= 0) {
+      const [seat, , src, dst] = view.pending;
+      arrows.push(arrow(src, dst, seat, "pending", null));
+    }
+    return s("g", { class: "attacks", "pointer-events": "none" }, ...arrows.filter(Boolean));
+  }
+
+  function arrow(src, dst, seat, cls, b) {
+    const a = map.provinces[src]?.label, z = map.provinces[dst]?.label;
+    if (!a || !z) return null;
+    const dx = z[0] - a[0], dy = z[1] - a[1];
+    const len = Math.hypot(dx, dy) || 1;
+    const ux = dx / len, uy = dy / len;
+    const off = Math.min(11, len * 0.2); // clear of the discs, yet long enough between neighbours
+    const start = [a[0] + ux * off, a[1] + uy * off], end = [z[0] - ux * off, z[1] - uy * off];
+    const bend = Math.min(26, len * 0.18);
+    const c = [(start[0] + end[0]) / 2 - uy * bend, (start[1] + end[1]) / 2 + ux * bend];
+    // the head points along the curve's last tangent (control point to end)
+    const tx = end[0] - c[0], ty = end[1] - c[1], tl = Math.hypot(tx, ty) || 1;
+    const hx = tx / tl, hy = ty / tl, size = 9;
+    const tip = [end[0] + hx * 4, end[1] + hy * 4];
+    const head = `M ${tip[0]} ${tip[1]} L ${tip[0] - hx * size - hy * size * 0.6} ${tip[1] - hy * size + hx * size * 0.6} L ${tip[0] - hx * size + hy * size * 0.6} ${tip[1] - hy * size - hx * size * 0.6} Z`;
+    const d = `M ${start[0]} ${start[1]} Q ${c[0]} ${c[1]} ${end[0]} ${end[1]}`;
+    const colour = COLOUR_CSS[COLOUR_KEYS[seat]];
+    return s("g", { class: `attack-arrow ${cls}`, "data-source": data.provinces[src].name, "data-target": data.provinces[dst].name, "data-result": b?.result ?? null },
+      s("path", { d, class: "halo" }), s("path", { d: head, class: "halo" }),
+      s("path", { d, class: "shaft", stroke: colour }), s("path", { d: head, class: "head", fill: colour }));
   }
 
   /** Our own pictograms, 10 units square at (x, y): a castle keep, a red torii (temple), a
@@ -591,3 +740,24 @@ export function createRenderer(ctx) {
 }
 
 function popcount(bits) { return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1); }
+
+/** Under the final scores: each winter's points per player, as the rules score them
+ *  (shogun.md §11.3: provinces, buildings, the region majorities), from view.winters. */
+export function scoreDetails(view, tr = t, seatName = seat => tr(`shogun.colour.${COLOUR_KEYS[seat]}`)) {
+  const winters = view?.winters || [];
+  if (!winters.length) return null;
+  const seats = [...Array(view.players).keys()];
+  const total = seats.map(seat => winters.reduce((sum, w) => sum + w.points[seat], 0));
+  const order = [...seats].sort((a, b) => total[b] - total[a]);
+  const regionNote = (w, seat) => w.regions.map((per, r) => (per[seat] ? `${tr(`shogun.region.${REGION_ORDER[r]}`)} ${per[seat]}` : null)).filter(Boolean).join(", ");
+  const table = w => h("table", { class: "winter-score", "data-year": w.year },
+    h("thead", {}, h("tr", {}, ...["player", "provinces", "buildings", "regions", "points"].map(k => h("th", { class: k === "player" ? null : "num" }, tr(`shogun.final.${k}`))))),
+    h("tbody", {}, ...order.map(seat => h("tr", { "data-seat": seat },
+      h("td", {}, h("span", { class: "dot", style: `--seat:${COLOUR_CSS[COLOUR_KEYS[seat]]}` }), seatName(seat)),
+      h("td", { class: "num" }, String(w.provinces[seat])), h("td", { class: "num" }, String(w.buildings[seat])),
+      h("td", { class: "num", title: regionNote(w, seat) || null }, String(w.majorities[seat])),
+      h("td", { class: "num" }, h("b", {}, String(w.points[seat])))))));
+  return h("div", { class: "shogun-score-details" },
+    h("p", { class: "hint" }, tr("shogun.final.hint")),
+    h("div", { class: "winter-tables" }, ...winters.map(w => h("section", {}, h("h3", {}, tr("shogun.final.winter", { year: w.year })), table(w)))));
+}
