@@ -8,6 +8,7 @@ The screenshots of each piece (desktop and phone) go to ``build/screenshots/``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import sengoku
 from tests.server.harness import Server
@@ -64,7 +66,12 @@ def plan(page: Page) -> None:
 
 def last_line_visible(page: Page) -> None:
     """The log's newest line is shown: scrolled into the log's view, and the log is in the
-    window without scrolling the page."""
+    window without scrolling the page (once the page has drawn the latest update)."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            f"() => {{ const s = ({LAST_LINE})(); return s && s.inLog && s.inWindow; }}",
+            timeout=5_000,
+        )
     seen = page.evaluate(LAST_LINE)
     assert seen is not None and seen["inLog"] and seen["inWindow"], seen
 
