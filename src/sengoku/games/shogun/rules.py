@@ -1439,37 +1439,19 @@ def _hunger_revolt(s: State, rng: Rng, seat: int, prov: int, log: list[LogEntry]
 
 def score_year(s: State) -> tuple[list[int], list[Message]]:
     """Rules §11.3: points per seat this winter and a message per seat explaining them."""
-    npl = s.players
-    pts = [0] * npl
-    prov_n = [0] * npl
-    bld_n = [0] * npl
-    for p in range(N):
-        o = s.owner[p]
-        if o >= 0:
-            prov_n[o] += 1
-            bld_n[o] += popcount(s.bld[p])
-    maj = [0] * npl
-    for r in range(len(D.regions)):
-        for i, bit in enumerate(BUILDING_BITS):
-            count = [0] * npl
-            for p in range(N):
-                o = s.owner[p]
-                if o >= 0 and s.board.region[p] == r and s.bld[p] & bit:
-                    count[o] += 1
-            top = max(count)
-            if top == 0:
-                continue
-            holders = [o for o in range(npl) if count[o] == top]
-            award = MAJORITY[i] if len(holders) == 1 else MAJORITY[i] - 1
-            for o in holders:
-                maj[o] += award
-    lines = []
-    for o in range(npl):
-        pts[o] = prov_n[o] + bld_n[o] + maj[o]
-        lines.append(
-            msg("shogun.log.score", c=colour(o), n=pts[o], n2=prov_n[o], n3=bld_n[o], n4=maj[o])
+    w = winter_breakdown(s)
+    lines = [
+        msg(
+            "shogun.log.score",
+            c=colour(o),
+            n=w["points"][o],
+            n2=w["provinces"][o],
+            n3=w["buildings"][o],
+            n4=w["majorities"][o],
         )
-    return pts, lines
+        for o in range(s.players)
+    ]
+    return w["points"], lines
 
 
 def _score_winter(s: State, rng: Rng, log: list[LogEntry]) -> None:
