@@ -128,7 +128,7 @@ def test_spectators_write_when_the_host_allows_it_from_the_lobby(
     page.select_option("#new-players", "2")
     kinds = page.locator("select.seat-kind")
     expect(kinds).to_have_count(2)
-    kinds.nth(1).select_option("human")  # two people: the lobby shows the links (and the watch link)
+    kinds.nth(1).select_option("human")  # two people: the lobby shows the links (and watch)
     page.locator("details.options summary").last.click()
     page.check("#new-spectator-chat")
     shot(page, "lobby-spectator-chat")
