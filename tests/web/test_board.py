@@ -217,7 +217,9 @@ def test_a_whole_shogun_match_shows_every_battle_and_follows_the_log(
             expect(phone.locator(".battle-panel")).to_be_visible()
             if phone.locator(".battle-panel").get_attribute("open") is None:
                 phone.locator(".battle-panel > summary").click()
-            expect(phone.locator(".battle-panel .battle-body").last).to_be_visible()
+            expect(
+                phone.locator(".battle-panel li.battle").first.locator(".battle-body")
+            ).to_be_visible()  # the newest, open
             check_no_overflow(phone)
             shot(phone, "battle-panel-phone")
             phone.context.close()
