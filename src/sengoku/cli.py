@@ -832,7 +832,10 @@ def serve(
         message_burst=max(1, int(2 * messages_per_second)),
         matches_per_minute=matches_per_minute,
     )
-    application = create_app(settings)
+    try:
+        application = create_app(settings)
+    except ImportError as exc:  # a postgresql:// URL without psycopg: the message says what to do
+        raise _fail(str(exc)) from None
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     typer.echo(
         f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  (database: {_safe_url(url)})"

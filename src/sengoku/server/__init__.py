@@ -1,6 +1,7 @@
 """The game server: ``sengoku serve``. HTTP + WebSocket play, bots, durable storage.
 
-Needs the ``server`` extra (FastAPI, uvicorn, SQLAlchemy, Alembic, psycopg). The protocol is
+Needs the ``server`` extra (FastAPI, uvicorn, SQLAlchemy, Alembic); a PostgreSQL database also
+needs the ``postgres`` extra (psycopg), imported only for a ``postgresql://`` URL. The protocol is
 in ``docs/protocol.md``; the architecture in ``docs/architecture.md``.
 """
 

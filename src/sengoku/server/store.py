@@ -41,6 +41,7 @@ from .models import ActionRow, ChatRow, MatchRow, SeatRow, utcnow
 __all__ = [
     "CHAT_CHANNEL",
     "NOTIFY_CHANNEL",
+    "MissingDriverError",
     "Seat",
     "Store",
     "StoredMatch",
@@ -58,6 +59,25 @@ _MIGRATION_LOCK = 0x5E_6040  # a PostgreSQL advisory lock id: one migrating proc
 def digest(token: str) -> str:
     """The SHA-256 hex digest stored in place of a secret token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class MissingDriverError(ImportError):
+    """A database URL whose driver is not installed (PostgreSQL needs ``sengoku[postgres]``)."""
+
+
+def require_psycopg() -> None:
+    """Check that psycopg, the PostgreSQL driver, can be imported; say what to install if not.
+
+    Only a ``postgresql://`` database needs it: the SQLite default installs and runs without it.
+    """
+    try:
+        import psycopg  # noqa: F401
+    except ImportError as exc:
+        raise MissingDriverError(
+            "a postgresql:// database needs the PostgreSQL driver (psycopg), which is not "
+            "installed: pip install 'sengoku[postgres]'",
+            name="psycopg",
+        ) from exc
 
 
 def sqlalchemy_url(url: str) -> str:
@@ -138,6 +158,8 @@ class Store:
         self.url = sqlalchemy_url(url)
         parsed = make_url(self.url)
         self.is_postgres = parsed.get_backend_name() == "postgresql"
+        if self.is_postgres:
+            require_psycopg()
         if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
             Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self.engine: Engine = create_engine(
