@@ -738,6 +738,8 @@ def _parse(text: str, limit: int) -> dict[str, Any] | tuple[str, str]:
         message = json.loads(text)
     except ValueError as exc:
         return ("bad_json", f"not JSON: {exc}")
+    except RecursionError:
+        return ("bad_json", "not JSON this server reads: nested too deeply")
     if not isinstance(message, dict):
         return ("bad_json", "a message is a JSON object")
     return message
@@ -778,7 +780,7 @@ def _ref_of(text: str | bytes) -> Any:
         return None
     try:
         ref = json.loads(text).get("ref")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     return ref if isinstance(ref, str | int) and len(str(ref)) <= 64 else None
 

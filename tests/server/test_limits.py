@@ -1,0 +1,42 @@
+"""The server under attack: hostile input and too many clients get documented errors, and
+the connection (or the server) goes on as before. Rules-free: any match will do."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .harness import Client, Server
+
+DEEP = "[" * 20000 + "]" * 20000  # under the size limit, too deep for a recursive parser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One SQLite server for this module's tests."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}"
+    srv = Server(url, bot_workers=1)
+    yield srv
+    srv.stop()
+    assert "Traceback" not in srv.output(), srv.output()[-4000:]
+
+
+def _server(tmp_path: Path, *extra: str) -> Server:
+    return Server(f"sqlite:///{tmp_path / 'sengoku.db'}", bot_workers=1, extra=extra)
+
+
+def test_deeply_nested_json_is_bad_json_and_the_connection_goes_on(server: Server) -> None:
+    made = server.create("shitenno", 3, ["human"] * 3)
+    client = server.client(made["id"], made["seats"][0]["token"])
+    client.until(lambda m: m["type"] == "welcome")
+    client.send(DEEP)
+    assert client.until(lambda m: m["type"] == "error")["code"] == "bad_json"
+    client.send({"type": "ping", "ref": 1})
+    assert client.until(lambda m: m["type"] == "pong")["ref"] == 1
+    client.close()
+    hello = Client(server.ws_base + f"/ws/matches/{made['id']}", None, hello=False)
+    hello.send(DEEP)
+    assert hello.recv()["code"] == "bad_hello"
+    hello.close()
