@@ -40,3 +40,11 @@ def test_deeply_nested_json_is_bad_json_and_the_connection_goes_on(server: Serve
     hello.send(DEEP)
     assert hello.recv()["code"] == "bad_hello"
     hello.close()
+
+
+def test_an_unreadable_http_body_is_invalid_request(server: Server) -> None:
+    headers = {"content-type": "application/json"}
+    for body in (b'{"game": "\xff\xfe"}', DEEP.encode()):
+        response = server.post("/api/matches", content=body, headers=headers)
+        assert response.status_code == 422, response.text
+        assert response.json()["error"]["code"] == "invalid_request"
