@@ -837,7 +837,13 @@ def serve(
     typer.echo(
         f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  (database: {_safe_url(url)})"
     )
-    uvicorn.run(application, host=host, port=port, ws_max_size=1 << 20, log_level="info")
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        ws_max_size=settings.transport_frame_bytes,
+        log_level="info",
+    )
 
 
 def _safe_url(url: str) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from .harness import Client, Server
 
@@ -48,3 +49,15 @@ def test_an_unreadable_http_body_is_invalid_request(server: Server) -> None:
         response = server.post("/api/matches", content=body, headers=headers)
         assert response.status_code == 422, response.text
         assert response.json()["error"]["code"] == "invalid_request"
+
+
+def test_a_frame_over_a_mebibyte_gets_too_large_then_a_clean_close(server: Server) -> None:
+    made = server.create("shitenno", 3, ["human"] * 3)
+    client = server.client(made["id"], made["seats"][0]["token"])
+    client.until(lambda m: m["type"] == "welcome")
+    client.send("x" * (2 << 20))
+    assert client.until(lambda m: m["type"] == "error")["code"] == "too_large"
+    with pytest.raises(ConnectionClosed):
+        client.recv(10)
+    assert client.ws.close_code == 1009
+    client.close()

@@ -57,6 +57,7 @@ from .store import CHAT_CHANNEL, NOTIFY_CHANNEL, Seat, Store, digest
 __all__ = ["ServerSettings", "create_app", "default_database_url"]
 
 log = logging.getLogger("sengoku.server")
+CLOSE_TOO_BIG = 1009  # the WebSocket close code for a message too big to process
 WEB = Path(sengoku.__file__).parent / "web"
 
 
@@ -79,6 +80,8 @@ class ServerSettings:
         bot_workers: processes bots think in (default: the number of cores).
         bot_processes: ``False`` runs bots in threads (for tests and tiny machines).
         max_message_bytes: the largest WebSocket message or HTTP body accepted.
+        max_frame_bytes: a WebSocket frame larger than this gets ``too_large`` and the
+            connection closes (1009); the transport refuses frames over ``transport_frame_bytes``.
         messages_per_second, message_burst: each connection's rate limit (a token bucket).
         matches_per_minute: how many matches one address may create per minute.
         hello_timeout: seconds a new WebSocket has to say who it is.
@@ -90,6 +93,8 @@ class ServerSettings:
     bot_workers: int = 0
     bot_processes: bool = True
     max_message_bytes: int = 64 * 1024
+    max_frame_bytes: int = 1 << 20
+    transport_frame_bytes: int = 16 << 20
     messages_per_second: float = 20.0
     message_burst: int = 40
     matches_per_minute: int = 30
@@ -616,6 +621,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                         _ws_error("rate_limited", "too many messages; slow down", _ref_of(text))
                     )
                     continue
+                if len(text) > settings.max_frame_bytes:
+                    await _close_too_large(ws, conn, settings.max_frame_bytes)
+                    break
                 if isinstance(text, bytes):
                     conn.push(_ws_error("bad_message", "send JSON text messages"))
                     continue
@@ -760,6 +768,14 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
     with contextlib.suppress(Exception):
         await ws.send_text(json.dumps(_ws_error(code, message)))
         await ws.close(code=close_code)
+
+
+async def _close_too_large(ws: WebSocket, conn: Connection, limit: int) -> None:
+    """A frame too large to keep the connection for: say so, then close with 1009."""
+    conn.push(_ws_error("too_large", f"a frame over {limit} bytes; the connection closes"))
+    await conn.close()
+    with contextlib.suppress(Exception):
+        await ws.close(code=CLOSE_TOO_BIG)
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
