@@ -814,6 +814,12 @@ def serve(
     matches_per_minute: Annotated[
         int, typer.Option(help="New matches one address may create per minute.")
     ] = 30,
+    spectators_per_match: Annotated[
+        int, typer.Option(help="Spectators one match takes at once.")
+    ] = 256,
+    connections_per_seat: Annotated[
+        int, typer.Option(help="Connections one seat of a match takes at once.")
+    ] = 8,
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
@@ -831,6 +837,8 @@ def serve(
         messages_per_second=messages_per_second,
         message_burst=max(1, int(2 * messages_per_second)),
         matches_per_minute=matches_per_minute,
+        spectators_per_match=spectators_per_match,
+        connections_per_seat=connections_per_seat,
     )
     application = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

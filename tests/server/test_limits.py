@@ -61,3 +61,27 @@ def test_a_frame_over_a_mebibyte_gets_too_large_then_a_clean_close(server: Serve
         client.recv(10)
     assert client.ws.close_code == 1009
     client.close()
+
+
+def test_spectators_never_crowd_out_the_players(tmp_path: Path) -> None:
+    srv = _server(tmp_path, "--spectators-per-match", "3", "--connections-per-seat", "2")
+    try:
+        made = srv.create("shitenno", 3, ["human"] * 3)
+        token = made["seats"][0]["token"]
+        watchers = [srv.client(made["id"]) for _ in range(3)]
+        for w in watchers:
+            w.until(lambda m: m["type"] == "welcome")
+        late = srv.client(made["id"])
+        assert late.recv()["code"] == "too_many_spectators"
+        seats = [srv.client(made["id"], token) for _ in range(2)]
+        for s in seats:
+            assert s.until(lambda m: m["type"] in ("welcome", "error"))["type"] == "welcome"
+        third = srv.client(made["id"], token)
+        assert third.recv()["code"] == "too_many_connections"
+        other = srv.client(made["id"], made["seats"][1]["token"])
+        assert other.until(lambda m: m["type"] in ("welcome", "error"))["type"] == "welcome"
+        for c in (*watchers, late, *seats, third, other):
+            c.close()
+    finally:
+        srv.stop()
+    assert "Traceback" not in srv.output()

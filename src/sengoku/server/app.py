@@ -85,7 +85,9 @@ class ServerSettings:
         messages_per_second, message_burst: each connection's rate limit (a token bucket).
         matches_per_minute: how many matches one address may create per minute.
         hello_timeout: seconds a new WebSocket has to say who it is.
-        connections_per_match: the most clients one match takes at once.
+        spectators_per_match: the most spectators one match takes at once.
+        connections_per_seat: the most connections one seat of a match takes at once (so
+            spectators never crowd out the players).
         clock_level: the bot that plays a person's overdue turn when a turn clock is set.
     """
 
@@ -99,7 +101,8 @@ class ServerSettings:
     message_burst: int = 40
     matches_per_minute: int = 30
     hello_timeout: float = 10.0
-    connections_per_match: int = 256
+    spectators_per_match: int = 256
+    connections_per_seat: int = 8
     clock_level: str = "easy"
 
 
@@ -593,13 +596,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 )
                 return
             token_digest = live.seats[seat].token_digest
-        if len(live.connections) >= settings.connections_per_match:
-            await _refuse(
-                ws,
-                "too_many_connections",
-                "this match has all the clients it can take",
-                CLOSE_REFUSED,
-            )
+        full = _no_room(live, seat, settings)
+        if full is not None:
+            await _refuse(ws, *full, CLOSE_REFUSED)
             return
         since = greeting.get("log_since", 0)
         conn = Connection(seat, ws.send_text, lambda code: ws.close(code), token_digest)
@@ -753,6 +752,16 @@ def _parse(text: str, limit: int) -> dict[str, Any] | tuple[str, str]:
     if not isinstance(message, dict):
         return ("bad_json", "a message is a JSON object")
     return message
+
+
+def _no_room(live: LiveMatch, seat: int | None, settings: ServerSettings) -> tuple[str, str] | None:
+    """Why the match takes no more connections for ``seat`` (``None``: a spectator), if so."""
+    same = sum(c.seat == seat for c in live.connections)
+    if seat is None and same >= settings.spectators_per_match:
+        return ("too_many_spectators", "this match has all the spectators it can take")
+    if seat is not None and same >= settings.connections_per_seat:
+        return ("too_many_connections", "this seat has all the connections it can take")
+    return None
 
 
 def _bearer(authorization: str | None) -> str:
