@@ -820,6 +820,12 @@ def serve(
     connections_per_seat: Annotated[
         int, typer.Option(help="Connections one seat of a match takes at once.")
     ] = 8,
+    max_connections: Annotated[
+        int, typer.Option(help="WebSocket connections the server takes at once, in all.")
+    ] = 10_000,
+    connections_per_address: Annotated[
+        int, typer.Option(help="WebSocket connections one address may have open at once.")
+    ] = 256,
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
@@ -839,6 +845,8 @@ def serve(
         matches_per_minute=matches_per_minute,
         spectators_per_match=spectators_per_match,
         connections_per_seat=connections_per_seat,
+        max_connections=max_connections,
+        connections_per_address=connections_per_address,
     )
     application = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

@@ -3,6 +3,7 @@ the connection (or the server) goes on as before. Rules-free: any match will do.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,6 +82,40 @@ def test_spectators_never_crowd_out_the_players(tmp_path: Path) -> None:
         other = srv.client(made["id"], made["seats"][1]["token"])
         assert other.until(lambda m: m["type"] in ("welcome", "error"))["type"] == "welcome"
         for c in (*watchers, late, *seats, third, other):
+            c.close()
+    finally:
+        srv.stop()
+    assert "Traceback" not in srv.output()
+
+
+def _welcomed(client: Client) -> bool:
+    return client.until(lambda m: m["type"] in ("welcome", "error"))["type"] == "welcome"
+
+
+def test_connections_are_limited_in_all_and_per_address(tmp_path: Path) -> None:
+    srv = _server(tmp_path, "--connections-per-address", "2", "--max-connections", "3")
+    try:
+        made = srv.create("shitenno", 3, ["human"] * 3)
+        first = [srv.client(made["id"]) for _ in range(2)]
+        assert all(_welcomed(c) for c in first)
+        third = Client(srv.ws_base + f"/ws/matches/{made['id']}", None, hello=False)
+        assert third.recv()["code"] == "too_many_connections"  # refused before any hello
+        first[0].close()
+        time.sleep(0.3)
+        again = srv.client(made["id"])  # a closed connection frees its place
+        assert _welcomed(again)
+        for c in (*first, third, again):
+            c.close()
+    finally:
+        srv.stop()
+    srv = _server(tmp_path, "--connections-per-address", "5", "--max-connections", "2")
+    try:
+        made = srv.create("shitenno", 3, ["human"] * 3)
+        first = [srv.client(made["id"]) for _ in range(2)]
+        assert all(_welcomed(c) for c in first)
+        third = Client(srv.ws_base + f"/ws/matches/{made['id']}", None, hello=False)
+        assert third.recv()["code"] == "server_full"
+        for c in (*first, third):
             c.close()
     finally:
         srv.stop()

@@ -23,6 +23,7 @@ from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import sengoku
@@ -85,6 +86,8 @@ class ServerSettings:
         messages_per_second, message_burst: each connection's rate limit (a token bucket).
         matches_per_minute: how many matches one address may create per minute.
         hello_timeout: seconds a new WebSocket has to say who it is.
+        max_connections, connections_per_address: the most WebSockets open at once, in all
+            and from one address.
         spectators_per_match: the most spectators one match takes at once.
         connections_per_seat: the most connections one seat of a match takes at once (so
             spectators never crowd out the players).
@@ -102,6 +105,8 @@ class ServerSettings:
     matches_per_minute: int = 30
     hello_timeout: float = 10.0
     spectators_per_match: int = 256
+    max_connections: int = 10_000
+    connections_per_address: int = 256
     connections_per_seat: int = 8
     clock_level: str = "easy"
 
@@ -244,6 +249,36 @@ class WindowLimit:
         return True
 
 
+class SocketCount:
+    """The WebSockets open now, in all and per address, against their limits."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total, self.per_address = total, per_address
+        self.open: dict[str, int] = {}
+
+    def enter(self, address: str) -> tuple[str, str] | None:
+        """Count a new socket from ``address``; the error code and reason if it is refused."""
+        if sum(self.open.values()) >= self.total:
+            return ("server_full", "the server has all the connections it can take; try later")
+        if self.open.get(address, 0) >= self.per_address:
+            return ("too_many_connections", "this address has all the connections it may have")
+        self.open[address] = self.open.get(address, 0) + 1
+        return None
+
+    def leave(self, address: str) -> None:
+        """A socket counted by :meth:`enter` has closed."""
+        left = self.open.get(address, 0) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+def _address(client: HTTPConnection) -> str:
+    """The address a request or WebSocket comes from, for limits."""
+    return client.client.host if client.client else "?"
+
+
 def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
@@ -286,6 +321,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
     creations = WindowLimit(settings.matches_per_minute)
+    sockets = SocketCount(settings.max_connections, settings.connections_per_address)
 
     def hub() -> Hub:
         return state["hub"]  # type: ignore[no-any-return]
@@ -343,7 +379,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/matches", status_code=201, tags=["matches"])
     async def create_match(body: NewMatch, request: Request) -> dict[str, Any]:
         """Start a match; returns its id, the host token, one secret join link per person."""
-        client = request.client.host if request.client else "?"
+        client = _address(request)
         if not creations.take(client):
             raise ApiError(
                 429, "rate_limited", "too many new matches from this address; wait a minute"
@@ -537,7 +573,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if live.match.outcome() is None:
             raise ApiError(409, "not_finished", "a rematch is made once the match is over")
         if live.stored.rematch is None:
-            client = request.client.host if request.client else "?"
+            client = _address(request)
             if not creations.take(client):
                 raise ApiError(
                     429, "rate_limited", "too many new matches from this address; wait a minute"
@@ -566,6 +602,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def play(ws: WebSocket, match_id: str) -> None:
         """One client of a match; see docs/protocol.md for the messages."""
         await ws.accept()
+        address = _address(ws)
+        refusal = sockets.enter(address)
+        if refusal is not None:
+            await _refuse(ws, *refusal, CLOSE_REFUSED)
+            return
+        try:
+            await serve_client(ws, match_id)
+        finally:
+            sockets.leave(address)
+
+    async def serve_client(ws: WebSocket, match_id: str) -> None:
         try:
             hello = await asyncio.wait_for(_receive(ws), settings.hello_timeout)
         except TimeoutError:
