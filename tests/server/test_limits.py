@@ -120,3 +120,18 @@ def test_connections_are_limited_in_all_and_per_address(tmp_path: Path) -> None:
     finally:
         srv.stop()
     assert "Traceback" not in srv.output()
+
+
+def test_the_rate_limit_table_forgets_idle_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sengoku.server import app
+
+    now = [1000.0]
+    monkeypatch.setattr(app.time, "monotonic", lambda: now[0])
+    limit = app.WindowLimit(2)
+    for n in range(1000):
+        assert limit.take(f"10.0.{n // 256}.{n % 256}")
+    assert limit.take("10.0.0.0") and not limit.take("10.0.0.0")
+    now[0] += 61
+    assert limit.take("192.0.2.1")  # the first event after a minute sweeps the table
+    assert set(limit.events) == {"192.0.2.1"}
+    assert limit.take("10.0.0.0")  # a forgotten address starts afresh

@@ -231,15 +231,19 @@ class TokenBucket:
 
 
 class WindowLimit:
-    """At most ``count`` events per key in any 60 seconds."""
+    """At most ``count`` events per key in any 60 seconds; keys idle for a minute are
+    forgotten (once a minute), so memory stays bounded by the keys of the last two minutes."""
 
     def __init__(self, count: int) -> None:
         self.count = count
         self.events: dict[str, deque[float]] = defaultdict(deque)
+        self.swept = time.monotonic()
 
     def take(self, key: str) -> bool:
         """Record an event for ``key``; ``False`` when over the limit."""
         now = time.monotonic()
+        if now - self.swept >= 60:
+            self._forget_idle(now)
         events = self.events[key]
         while events and events[0] < now - 60:
             events.popleft()
@@ -247,6 +251,12 @@ class WindowLimit:
             return False
         events.append(now)
         return True
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop every key with no event in the last 60 seconds."""
+        self.swept = now
+        for key in [k for k, events in self.events.items() if not events or events[-1] < now - 60]:
+            del self.events[key]
 
 
 class SocketCount:
