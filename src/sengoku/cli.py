@@ -826,6 +826,13 @@ def serve(
     connections_per_address: Annotated[
         int, typer.Option(help="WebSocket connections one address may have open at once.")
     ] = 256,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's address as people reach it, for join links "
+            "(default: the request's Host header)."
+        ),
+    ] = None,
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
@@ -847,6 +854,7 @@ def serve(
         connections_per_seat=connections_per_seat,
         max_connections=max_connections,
         connections_per_address=connections_per_address,
+        public_url=public_url or "",
     )
     application = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host

@@ -135,3 +135,25 @@ def test_the_rate_limit_table_forgets_idle_addresses(monkeypatch: pytest.MonkeyP
     assert limit.take("192.0.2.1")  # the first event after a minute sweeps the table
     assert set(limit.events) == {"192.0.2.1"}
     assert limit.take("10.0.0.0")  # a forgotten address starts afresh
+
+
+def test_links_use_the_public_url_when_set(server: Server, tmp_path: Path) -> None:
+    body = {"game": "shitenno", "players": 3}
+    forged = server.post("/api/matches", json=body, headers={"Host": "evil.example"}).json()
+    assert forged["spectate_url"].startswith("http://evil.example/play/")  # the default
+    srv = _server(tmp_path, "--public-url", "https://games.example.org/")
+    try:
+        made = srv.post("/api/matches", json=body, headers={"Host": "evil.example"}).json()
+        assert made["spectate_url"] == f"https://games.example.org/play/{made['id']}"
+        token = made["seats"][0]["token"]
+        assert made["seats"][0]["join_url"] == (
+            f"https://games.example.org/play/{made['id']}#token={token}"
+        )
+        changed = srv.post(
+            f"/api/matches/{made['id']}/seats/1",
+            json={"kind": "human", "new_token": True},
+            headers={"Authorization": f"Bearer {made['host_token']}", "Host": "evil.example"},
+        ).json()
+        assert changed["join_url"].startswith("https://games.example.org/play/")
+    finally:
+        srv.stop()

@@ -91,6 +91,8 @@ class ServerSettings:
         spectators_per_match: the most spectators one match takes at once.
         connections_per_seat: the most connections one seat of a match takes at once (so
             spectators never crowd out the players).
+        public_url: the server's address as people reach it (``https://games.example.org``),
+            for links; empty: taken from each request's ``Host`` header.
         clock_level: the bot that plays a person's overdue turn when a turn clock is set.
     """
 
@@ -109,6 +111,7 @@ class ServerSettings:
     connections_per_address: int = 256
     connections_per_seat: int = 8
     clock_level: str = "easy"
+    public_url: str = ""
 
 
 class ApiError(Exception):
@@ -284,6 +287,11 @@ class SocketCount:
             self.open.pop(address, None)
 
 
+def _public_base(request: Request, settings: ServerSettings) -> str:
+    """Where links point: ``public_url`` when set, else what the request's Host header says."""
+    return (settings.public_url or str(request.base_url)).rstrip("/")
+
+
 def _address(client: HTTPConnection) -> str:
     """The address a request or WebSocket comes from, for limits."""
     return client.client.host if client.client else "?"
@@ -430,7 +438,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise ApiError(404, "unknown_game", str(exc)) from None
         except (SetupError, OptionError) as exc:
             raise ApiError(422, "invalid_setup", str(exc)) from None
-        base = str(request.base_url).rstrip("/")
+        base = _public_base(request, settings)
         return {
             "id": live.id,
             "host_token": host,
@@ -557,7 +565,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if body.kind == "human" and body.bot is not None:
             raise ApiError(422, "invalid_request", "a human seat has no bot level")
         new = await hub().hand_over(live, seat, body.kind, level, body.new_token)
-        base = f"{str(request.base_url).rstrip('/')}/play/{live.id}"
+        base = f"{_public_base(request, settings)}/play/{live.id}"
         return {
             "seat": seat,
             "kind": body.kind,
@@ -590,7 +598,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 )
         new, made = await hub().rematch(live)
         response.status_code = 201 if made else 200
-        return await _rematch_answer(hub(), new, token, seat, str(request.base_url))
+        return await _rematch_answer(hub(), new, token, seat, _public_base(request, settings))
 
     @app.get("/api/matches/{match_id}/rematch", tags=["matches"])
     async def find_rematch(
@@ -604,7 +612,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if live.stored.rematch is None:
             raise ApiError(404, "no_rematch", "this match has no rematch (yet)")
         new = await _live(hub(), live.stored.rematch)
-        return await _rematch_answer(hub(), new, token, seat, str(request.base_url))
+        return await _rematch_answer(hub(), new, token, seat, _public_base(request, settings))
 
     # -- WebSocket -----------------------------------------------------------------------------
 
