@@ -826,6 +826,13 @@ def serve(
     connections_per_address: Annotated[
         int, typer.Option(help="WebSocket connections one address may have open at once.")
     ] = 256,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or network) whose X-Forwarded-For is believed "
+            "for rate limits; repeat for several (default: none, the header is ignored)."
+        ),
+    ] = None,
     public_url: Annotated[
         str | None,
         typer.Option(
@@ -855,6 +862,7 @@ def serve(
         max_connections=max_connections,
         connections_per_address=connections_per_address,
         public_url=public_url or "",
+        trusted_proxies=tuple(trusted_proxy or ()),
     )
     application = create_app(settings)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
@@ -866,6 +874,7 @@ def serve(
         host=host,
         port=port,
         ws_max_size=settings.transport_frame_bytes,
+        proxy_headers=False,  # the server reads X-Forwarded-For itself (--trusted-proxy)
         log_level="info",
     )
 

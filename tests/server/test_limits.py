@@ -157,3 +157,27 @@ def test_links_use_the_public_url_when_set(server: Server, tmp_path: Path) -> No
         assert changed["join_url"].startswith("https://games.example.org/play/")
     finally:
         srv.stop()
+
+
+def _made(srv: Server, forwarded: str) -> int:
+    body = {"game": "shitenno", "players": 3}
+    return srv.post("/api/matches", json=body, headers={"X-Forwarded-For": forwarded}).status_code
+
+
+def test_x_forwarded_for_counts_only_behind_a_trusted_proxy(tmp_path: Path) -> None:
+    srv = _server(tmp_path, "--matches-per-minute", "1", "--trusted-proxy", "127.0.0.0/8")
+    try:
+        assert _made(srv, "198.51.100.1") == 201
+        assert _made(srv, "198.51.100.1") == 429
+        assert _made(srv, "198.51.100.2") == 201
+        # a client cannot hide behind a forged left-most entry: the proxy appends its peer
+        assert _made(srv, "203.0.113.9, 198.51.100.1") == 429
+        assert _made(srv, "198.51.100.3, 127.0.0.5") == 201  # trusted hops are skipped
+    finally:
+        srv.stop()
+    srv = _server(tmp_path, "--matches-per-minute", "1")
+    try:
+        assert _made(srv, "198.51.100.1") == 201
+        assert _made(srv, "198.51.100.2") == 429  # not trusted: the header is ignored
+    finally:
+        srv.stop()

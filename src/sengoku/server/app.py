@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import os
@@ -93,6 +94,9 @@ class ServerSettings:
             spectators never crowd out the players).
         public_url: the server's address as people reach it (``https://games.example.org``),
             for links; empty: taken from each request's ``Host`` header.
+        trusted_proxies: addresses (or networks) of reverse proxies whose
+            ``X-Forwarded-For`` is believed: a client's address is then the right-most
+            untrusted one there. Empty: the peer's address, and the header is ignored.
         clock_level: the bot that plays a person's overdue turn when a turn clock is set.
     """
 
@@ -112,6 +116,7 @@ class ServerSettings:
     connections_per_seat: int = 8
     clock_level: str = "easy"
     public_url: str = ""
+    trusted_proxies: tuple[str, ...] = ()
 
 
 class ApiError(Exception):
@@ -292,9 +297,27 @@ def _public_base(request: Request, settings: ServerSettings) -> str:
     return (settings.public_url or str(request.base_url)).rstrip("/")
 
 
-def _address(client: HTTPConnection) -> str:
-    """The address a request or WebSocket comes from, for limits."""
-    return client.client.host if client.client else "?"
+def _address(client: HTTPConnection, trusted: tuple[str, ...] = ()) -> str:
+    """The address a request or WebSocket comes from, for limits: the peer's, unless the
+    peer is a trusted proxy; then the right-most untrusted one of ``X-Forwarded-For``."""
+    peer = client.client.host if client.client else "?"
+    if not _is_trusted(peer, trusted):
+        return peer
+    forwarded = ",".join(client.headers.getlist("x-forwarded-for"))
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _is_trusted(hop, trusted):
+            return hop[:64]
+    return hops[0][:64] if hops else peer
+
+
+def _is_trusted(address: str, trusted: tuple[str, ...]) -> bool:
+    """Whether ``address`` is one of the ``trusted`` proxies (addresses or networks)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(net, strict=False) for net in trusted)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -307,6 +330,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """Build the server application (the database is migrated when it starts)."""
     settings = settings or ServerSettings()
+    for proxy in settings.trusted_proxies:  # a typo fails at start, not on every request
+        ipaddress.ip_network(proxy, strict=False)
     url = default_database_url(settings.database_url)
     store = Store(url)
     state: dict[str, Any] = {}
@@ -397,7 +422,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/matches", status_code=201, tags=["matches"])
     async def create_match(body: NewMatch, request: Request) -> dict[str, Any]:
         """Start a match; returns its id, the host token, one secret join link per person."""
-        client = _address(request)
+        client = _address(request, settings.trusted_proxies)
         if not creations.take(client):
             raise ApiError(
                 429, "rate_limited", "too many new matches from this address; wait a minute"
@@ -591,7 +616,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if live.match.outcome() is None:
             raise ApiError(409, "not_finished", "a rematch is made once the match is over")
         if live.stored.rematch is None:
-            client = _address(request)
+            client = _address(request, settings.trusted_proxies)
             if not creations.take(client):
                 raise ApiError(
                     429, "rate_limited", "too many new matches from this address; wait a minute"
@@ -620,7 +645,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def play(ws: WebSocket, match_id: str) -> None:
         """One client of a match; see docs/protocol.md for the messages."""
         await ws.accept()
-        address = _address(ws)
+        address = _address(ws, settings.trusted_proxies)
         refusal = sockets.enter(address)
         if refusal is not None:
             await _refuse(ws, *refusal, CLOSE_REFUSED)
