@@ -181,3 +181,17 @@ def test_x_forwarded_for_counts_only_behind_a_trusted_proxy(tmp_path: Path) -> N
         assert _made(srv, "198.51.100.2") == 429  # not trusted: the header is ignored
     finally:
         srv.stop()
+
+
+def test_pages_carry_a_strict_content_security_policy(server: Server) -> None:
+    for path in ("/", "/play/abc", "/replay/abc"):
+        page = server.get(path)
+        policy = page.headers["content-security-policy"]
+        assert "script-src 'self';" in policy and "frame-ancestors 'none'" in policy
+        assert "unsafe-eval" not in policy and "default-src 'self'" in policy
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert page.headers["x-frame-options"] == "DENY"
+        assert "<script>" not in page.text and "<style" not in page.text  # nothing inline
+    api = server.get("/api/health")
+    assert api.headers["x-content-type-options"] == "nosniff"
+    assert server.get("/web/app.js").headers["x-content-type-options"] == "nosniff"
