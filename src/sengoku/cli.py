@@ -814,6 +814,32 @@ def serve(
     matches_per_minute: Annotated[
         int, typer.Option(help="New matches one address may create per minute.")
     ] = 30,
+    spectators_per_match: Annotated[
+        int, typer.Option(help="Spectators one match takes at once.")
+    ] = 256,
+    connections_per_seat: Annotated[
+        int, typer.Option(help="Connections one seat of a match takes at once.")
+    ] = 8,
+    max_connections: Annotated[
+        int, typer.Option(help="WebSocket connections the server takes at once, in all.")
+    ] = 10_000,
+    connections_per_address: Annotated[
+        int, typer.Option(help="WebSocket connections one address may have open at once.")
+    ] = 256,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A reverse proxy (address or network) whose X-Forwarded-For is believed "
+            "for rate limits; repeat for several (default: none, the header is ignored)."
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The server's address as people reach it, for join links "
+            "(default: the request's Host header)."
+        ),
+    ] = None,
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
@@ -831,6 +857,12 @@ def serve(
         messages_per_second=messages_per_second,
         message_burst=max(1, int(2 * messages_per_second)),
         matches_per_minute=matches_per_minute,
+        spectators_per_match=spectators_per_match,
+        connections_per_seat=connections_per_seat,
+        max_connections=max_connections,
+        connections_per_address=connections_per_address,
+        public_url=public_url or "",
+        trusted_proxies=tuple(trusted_proxy or ()),
     )
     try:
         application = create_app(settings)
@@ -840,7 +872,14 @@ def serve(
     typer.echo(
         f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  (database: {_safe_url(url)})"
     )
-    uvicorn.run(application, host=host, port=port, ws_max_size=1 << 20, log_level="info")
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        ws_max_size=settings.transport_frame_bytes,
+        proxy_headers=False,  # the server reads X-Forwarded-For itself (--trusted-proxy)
+        log_level="info",
+    )
 
 
 def _safe_url(url: str) -> str:

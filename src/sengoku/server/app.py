@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import os
@@ -23,6 +24,7 @@ from platformdirs import user_data_dir
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import sengoku
@@ -57,6 +59,7 @@ from .store import CHAT_CHANNEL, NOTIFY_CHANNEL, Seat, Store, digest
 __all__ = ["ServerSettings", "create_app", "default_database_url"]
 
 log = logging.getLogger("sengoku.server")
+CLOSE_TOO_BIG = 1009  # the WebSocket close code for a message too big to process
 WEB = Path(sengoku.__file__).parent / "web"
 
 
@@ -79,10 +82,21 @@ class ServerSettings:
         bot_workers: processes bots think in (default: the number of cores).
         bot_processes: ``False`` runs bots in threads (for tests and tiny machines).
         max_message_bytes: the largest WebSocket message or HTTP body accepted.
+        max_frame_bytes: a WebSocket frame larger than this gets ``too_large`` and the
+            connection closes (1009); the transport refuses frames over ``transport_frame_bytes``.
         messages_per_second, message_burst: each connection's rate limit (a token bucket).
         matches_per_minute: how many matches one address may create per minute.
         hello_timeout: seconds a new WebSocket has to say who it is.
-        connections_per_match: the most clients one match takes at once.
+        max_connections, connections_per_address: the most WebSockets open at once, in all
+            and from one address.
+        spectators_per_match: the most spectators one match takes at once.
+        connections_per_seat: the most connections one seat of a match takes at once (so
+            spectators never crowd out the players).
+        public_url: the server's address as people reach it (``https://games.example.org``),
+            for links; empty: taken from each request's ``Host`` header.
+        trusted_proxies: addresses (or networks) of reverse proxies whose
+            ``X-Forwarded-For`` is believed: a client's address is then the right-most
+            untrusted one there. Empty: the peer's address, and the header is ignored.
         clock_level: the bot that plays a person's overdue turn when a turn clock is set.
     """
 
@@ -90,12 +104,19 @@ class ServerSettings:
     bot_workers: int = 0
     bot_processes: bool = True
     max_message_bytes: int = 64 * 1024
+    max_frame_bytes: int = 1 << 20
+    transport_frame_bytes: int = 16 << 20
     messages_per_second: float = 20.0
     message_burst: int = 40
     matches_per_minute: int = 30
     hello_timeout: float = 10.0
-    connections_per_match: int = 256
+    spectators_per_match: int = 256
+    max_connections: int = 10_000
+    connections_per_address: int = 256
+    connections_per_seat: int = 8
     clock_level: str = "easy"
+    public_url: str = ""
+    trusted_proxies: tuple[str, ...] = ()
 
 
 class ApiError(Exception):
@@ -194,6 +215,47 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+# The web UI is ES modules and a style sheet from /web, talking to /api and /ws of the same
+# server; seat colours are set in style attributes (hence 'unsafe-inline' for styles only).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: every HTTP response says ``nosniff``, may not be framed and sends
+    no referrer to other sites (the pages add a Content-Security-Policy, :func:`_page`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _page() -> FileResponse:
+    """The web UI's one HTML page, under its Content-Security-Policy."""
+    return FileResponse(
+        WEB / "index.html", headers={"Content-Security-Policy": CONTENT_SECURITY_POLICY}
+    )
+
+
 def _too_large(limit: int) -> JSONResponse:
     return _error(413, "too_large", f"the body is larger than {limit} bytes")
 
@@ -218,15 +280,19 @@ class TokenBucket:
 
 
 class WindowLimit:
-    """At most ``count`` events per key in any 60 seconds."""
+    """At most ``count`` events per key in any 60 seconds; keys idle for a minute are
+    forgotten (once a minute), so memory stays bounded by the keys of the last two minutes."""
 
     def __init__(self, count: int) -> None:
         self.count = count
         self.events: dict[str, deque[float]] = defaultdict(deque)
+        self.swept = time.monotonic()
 
     def take(self, key: str) -> bool:
         """Record an event for ``key``; ``False`` when over the limit."""
         now = time.monotonic()
+        if now - self.swept >= 60:
+            self._forget_idle(now)
         events = self.events[key]
         while events and events[0] < now - 60:
             events.popleft()
@@ -234,6 +300,65 @@ class WindowLimit:
             return False
         events.append(now)
         return True
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop every key with no event in the last 60 seconds."""
+        self.swept = now
+        for key in [k for k, events in self.events.items() if not events or events[-1] < now - 60]:
+            del self.events[key]
+
+
+class SocketCount:
+    """The WebSockets open now, in all and per address, against their limits."""
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total, self.per_address = total, per_address
+        self.open: dict[str, int] = {}
+
+    def enter(self, address: str) -> tuple[str, str] | None:
+        """Count a new socket from ``address``; the error code and reason if it is refused."""
+        if sum(self.open.values()) >= self.total:
+            return ("server_full", "the server has all the connections it can take; try later")
+        if self.open.get(address, 0) >= self.per_address:
+            return ("too_many_connections", "this address has all the connections it may have")
+        self.open[address] = self.open.get(address, 0) + 1
+        return None
+
+    def leave(self, address: str) -> None:
+        """A socket counted by :meth:`enter` has closed."""
+        left = self.open.get(address, 0) - 1
+        if left > 0:
+            self.open[address] = left
+        else:
+            self.open.pop(address, None)
+
+
+def _public_base(request: Request, settings: ServerSettings) -> str:
+    """Where links point: ``public_url`` when set, else what the request's Host header says."""
+    return (settings.public_url or str(request.base_url)).rstrip("/")
+
+
+def _address(client: HTTPConnection, trusted: tuple[str, ...] = ()) -> str:
+    """The address a request or WebSocket comes from, for limits: the peer's, unless the
+    peer is a trusted proxy; then the right-most untrusted one of ``X-Forwarded-For``."""
+    peer = client.client.host if client.client else "?"
+    if not _is_trusted(peer, trusted):
+        return peer
+    forwarded = ",".join(client.headers.getlist("x-forwarded-for"))
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not _is_trusted(hop, trusted):
+            return hop[:64]
+    return hops[0][:64] if hops else peer
+
+
+def _is_trusted(address: str, trusted: tuple[str, ...]) -> bool:
+    """Whether ``address`` is one of the ``trusted`` proxies (addresses or networks)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in ipaddress.ip_network(net, strict=False) for net in trusted)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -246,6 +371,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
     """Build the server application (the database is migrated when it starts)."""
     settings = settings or ServerSettings()
+    for proxy in settings.trusted_proxies:  # a typo fails at start, not on every request
+        ipaddress.ip_network(proxy, strict=False)
     url = default_database_url(settings.database_url)
     store = Store(url)
     state: dict[str, Any] = {}
@@ -277,7 +404,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
+    app.add_middleware(SecurityHeaders)
     creations = WindowLimit(settings.matches_per_minute)
+    sockets = SocketCount(settings.max_connections, settings.connections_per_address)
 
     def hub() -> Hub:
         return state["hub"]  # type: ignore[no-any-return]
@@ -288,6 +417,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # FastAPI could not read the body (bad UTF-8, too deep)
+            return _error(422, "invalid_request", "the body is not JSON this server reads")
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
 
@@ -333,7 +464,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @app.post("/api/matches", status_code=201, tags=["matches"])
     async def create_match(body: NewMatch, request: Request) -> dict[str, Any]:
         """Start a match; returns its id, the host token, one secret join link per person."""
-        client = request.client.host if request.client else "?"
+        client = _address(request, settings.trusted_proxies)
         if not creations.take(client):
             raise ApiError(
                 429, "rate_limited", "too many new matches from this address; wait a minute"
@@ -374,7 +505,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise ApiError(404, "unknown_game", str(exc)) from None
         except (SetupError, OptionError) as exc:
             raise ApiError(422, "invalid_setup", str(exc)) from None
-        base = str(request.base_url).rstrip("/")
+        base = _public_base(request, settings)
         return {
             "id": live.id,
             "host_token": host,
@@ -501,7 +632,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if body.kind == "human" and body.bot is not None:
             raise ApiError(422, "invalid_request", "a human seat has no bot level")
         new = await hub().hand_over(live, seat, body.kind, level, body.new_token)
-        base = f"{str(request.base_url).rstrip('/')}/play/{live.id}"
+        base = f"{_public_base(request, settings)}/play/{live.id}"
         return {
             "seat": seat,
             "kind": body.kind,
@@ -527,14 +658,14 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if live.match.outcome() is None:
             raise ApiError(409, "not_finished", "a rematch is made once the match is over")
         if live.stored.rematch is None:
-            client = request.client.host if request.client else "?"
+            client = _address(request, settings.trusted_proxies)
             if not creations.take(client):
                 raise ApiError(
                     429, "rate_limited", "too many new matches from this address; wait a minute"
                 )
         new, made = await hub().rematch(live)
         response.status_code = 201 if made else 200
-        return await _rematch_answer(hub(), new, token, seat, str(request.base_url))
+        return await _rematch_answer(hub(), new, token, seat, _public_base(request, settings))
 
     @app.get("/api/matches/{match_id}/rematch", tags=["matches"])
     async def find_rematch(
@@ -548,7 +679,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if live.stored.rematch is None:
             raise ApiError(404, "no_rematch", "this match has no rematch (yet)")
         new = await _live(hub(), live.stored.rematch)
-        return await _rematch_answer(hub(), new, token, seat, str(request.base_url))
+        return await _rematch_answer(hub(), new, token, seat, _public_base(request, settings))
 
     # -- WebSocket -----------------------------------------------------------------------------
 
@@ -556,6 +687,17 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     async def play(ws: WebSocket, match_id: str) -> None:
         """One client of a match; see docs/protocol.md for the messages."""
         await ws.accept()
+        address = _address(ws, settings.trusted_proxies)
+        refusal = sockets.enter(address)
+        if refusal is not None:
+            await _refuse(ws, *refusal, CLOSE_REFUSED)
+            return
+        try:
+            await serve_client(ws, match_id)
+        finally:
+            sockets.leave(address)
+
+    async def serve_client(ws: WebSocket, match_id: str) -> None:
         try:
             hello = await asyncio.wait_for(_receive(ws), settings.hello_timeout)
         except TimeoutError:
@@ -586,13 +728,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 )
                 return
             token_digest = live.seats[seat].token_digest
-        if len(live.connections) >= settings.connections_per_match:
-            await _refuse(
-                ws,
-                "too_many_connections",
-                "this match has all the clients it can take",
-                CLOSE_REFUSED,
-            )
+        full = _no_room(live, seat, settings)
+        if full is not None:
+            await _refuse(ws, *full, CLOSE_REFUSED)
             return
         since = greeting.get("log_since", 0)
         conn = Connection(seat, ws.send_text, lambda code: ws.close(code), token_digest)
@@ -614,6 +752,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                         _ws_error("rate_limited", "too many messages; slow down", _ref_of(text))
                     )
                     continue
+                if len(text) > settings.max_frame_bytes:
+                    await _close_too_large(ws, conn, settings.max_frame_bytes)
+                    break
                 if isinstance(text, bytes):
                     conn.push(_ws_error("bad_message", "send JSON text messages"))
                     continue
@@ -633,15 +774,15 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:
-        return FileResponse(WEB / "index.html")
+        return _page()
 
     @app.get("/play/{match_id}", include_in_schema=False)
     async def play_page(match_id: str) -> FileResponse:
-        return FileResponse(WEB / "index.html")
+        return _page()
 
     @app.get("/replay/{match_id}", include_in_schema=False)
     async def replay_page(match_id: str) -> FileResponse:
-        return FileResponse(WEB / "index.html")
+        return _page()
 
     app.mount("/web", StaticFiles(directory=WEB), name="web")
 
@@ -738,9 +879,21 @@ def _parse(text: str, limit: int) -> dict[str, Any] | tuple[str, str]:
         message = json.loads(text)
     except ValueError as exc:
         return ("bad_json", f"not JSON: {exc}")
+    except RecursionError:
+        return ("bad_json", "not JSON this server reads: nested too deeply")
     if not isinstance(message, dict):
         return ("bad_json", "a message is a JSON object")
     return message
+
+
+def _no_room(live: LiveMatch, seat: int | None, settings: ServerSettings) -> tuple[str, str] | None:
+    """Why the match takes no more connections for ``seat`` (``None``: a spectator), if so."""
+    same = sum(c.seat == seat for c in live.connections)
+    if seat is None and same >= settings.spectators_per_match:
+        return ("too_many_spectators", "this match has all the spectators it can take")
+    if seat is not None and same >= settings.connections_per_seat:
+        return ("too_many_connections", "this seat has all the connections it can take")
+    return None
 
 
 def _bearer(authorization: str | None) -> str:
@@ -756,6 +909,14 @@ async def _refuse(ws: WebSocket, code: str, message: str, close_code: int) -> No
     with contextlib.suppress(Exception):
         await ws.send_text(json.dumps(_ws_error(code, message)))
         await ws.close(code=close_code)
+
+
+async def _close_too_large(ws: WebSocket, conn: Connection, limit: int) -> None:
+    """A frame too large to keep the connection for: say so, then close with 1009."""
+    conn.push(_ws_error("too_large", f"a frame over {limit} bytes; the connection closes"))
+    await conn.close()
+    with contextlib.suppress(Exception):
+        await ws.close(code=CLOSE_TOO_BIG)
 
 
 async def _receive(ws: WebSocket) -> str | bytes | None:
@@ -778,7 +939,7 @@ def _ref_of(text: str | bytes) -> Any:
         return None
     try:
         ref = json.loads(text).get("ref")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     return ref if isinstance(ref, str | int) and len(str(ref)) <= 64 else None
 
