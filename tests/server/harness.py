@@ -6,12 +6,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -283,3 +285,22 @@ def play_to_end(
         client.until(
             lambda m: m["type"] in ("welcome", "update"), timeout=deadline - time.monotonic()
         )
+
+
+def play_out_at_random(*clients: Client) -> None:
+    """Play every client's seat at random until the match ends."""
+    errors: list[BaseException] = []
+
+    def run(client: Client, seed: int) -> None:
+        rng = random.Random(seed)
+        try:
+            play_to_end(client, lambda legal: rng.choice(legal)["notation"])
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(c, n)) for n, c in enumerate(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    assert not errors, errors

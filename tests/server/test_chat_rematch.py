@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import re
 import threading
 from collections.abc import Callable
@@ -19,7 +18,7 @@ from alembic.config import Config
 import sengoku.server
 from sengoku.server.store import Store
 
-from .harness import Client, PostgresCluster, Server, play_to_end
+from .harness import Client, PostgresCluster, Server, play_out_at_random
 
 BACKENDS = ["sqlite", "postgresql"]
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -215,25 +214,6 @@ def test_chat_reaches_the_clients_of_another_process(postgres: PostgresCluster) 
 # -- rematch ----------------------------------------------------------------------------------
 
 
-def _play_out(*clients: Client) -> None:
-    """Play every client's seat at random until the match ends."""
-    errors: list[BaseException] = []
-
-    def run(client: Client, seed: int) -> None:
-        rng = random.Random(seed)
-        try:
-            play_to_end(client, lambda legal: rng.choice(legal)["notation"])
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(c, n)) for n, c in enumerate(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(300)
-    assert not errors, errors
-
-
 def _tokens_in(value: Any) -> str:
     return json.dumps(value)
 
@@ -269,7 +249,7 @@ def test_a_rematch_has_the_same_seats_and_options_and_every_client_is_told(
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "bad_token"
     assert server.get(f"/api/matches/{match_id}/rematch").json()["error"]["code"] == "no_rematch"
 
-    _play_out(red, blue)
+    play_out_at_random(red, blue)
     watcher.until(lambda m: m["type"] == "update" and m["outcome"] is not None)
 
     # both players ask at once: one rematch, each gets only their own new link

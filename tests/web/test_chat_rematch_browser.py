@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import random
 import re
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.harness import Client, Server, play_to_end
+from tests.server.harness import Server, play_out_at_random
 from tests.web.conftest import PHONE, check_no_overflow, open_page
 
 Shot = Callable[[Page, str], Path]
@@ -147,30 +145,11 @@ def test_spectators_write_when_the_host_allows_it_from_the_lobby(
     assert not errors, errors
 
 
-def _play_out(*clients: Client) -> None:
-    """Play the clients' seats at random to the end of the match."""
-    errors: list[BaseException] = []
-
-    def run(client: Client, seed: int) -> None:
-        rng = random.Random(seed)
-        try:
-            play_to_end(client, lambda legal: rng.choice(legal)["notation"])
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-
-    threads = [threading.Thread(target=run, args=(c, n)) for n, c in enumerate(clients)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(300)
-    assert not errors, errors
-
-
 def test_a_rematch_from_the_end_screen(browser: Browser, server: Server, shot: Shot) -> None:
     made = _two_people(server, options={"end_after_odd_year": True})
     match_id, old = made["id"], [s["token"] for s in made["seats"]]
     red, blue = server.client(match_id, old[0]), server.client(match_id, old[1])
-    _play_out(red, blue)  # the whole match over the WebSocket: a few seconds
+    play_out_at_random(red, blue)  # the whole match over the WebSocket: a few seconds
 
     aki = open_page(browser)  # Aki's browser created the match: it holds the host key
     aki.goto(server.base + "/")
