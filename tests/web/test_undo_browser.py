@@ -101,6 +101,7 @@ def test_a_shitenno_placement_is_taken_back(
     # the same with the keyboard
     page.locator(".sh-board .sh-prov-go").nth(1).click()
     expect(page.locator(f"{CONTROLS}[data-phase='pay']")).to_be_visible()
+    expect(page.locator(UNDO)).to_be_visible()  # the key works once the server has offered it
     page.keyboard.press("Control+z")
     expect(page.locator(f"{CONTROLS}[data-phase='control']")).to_be_visible()
     assert position(page) == shown
