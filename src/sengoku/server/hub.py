@@ -5,8 +5,9 @@ its ``asyncio.Lock``, one action at a time in arrival order, and follows the sam
 
 1. resolve the action against the match as it stands (notation or structured form);
 2. try it on a clone (an illegal action changes nothing);
-3. commit it to the database (:meth:`Store.append`); if another process committed first,
-   catch up from the database and start again;
+3. commit it to the database (:meth:`Store.append_all`, with the actions of other matches
+   that arrive meanwhile: :class:`GroupCommit`); if another process committed first, catch
+   up from the database and start again;
 4. only then replace the match, tell every connection (each its own view and new log
    lines), start bots for the seats that are theirs to play, and restart the turn clock.
 
@@ -44,8 +45,9 @@ from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
 from .bots import bot_seed, decide
 from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, ChatLimit, chat_message, check_text
+from .commit import GroupCommit
 from .models import utcnow
-from .store import Seat, Store, StoredMatch, digest
+from .store import Append, Seat, Store, StoredMatch, digest
 
 __all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError", "UndoDisabledError"]
 
@@ -328,6 +330,7 @@ class Hub:
         self.store = store
         self.new_pool = new_pool
         self.pool = new_pool()
+        self.commits = GroupCommit(store.append_all)
         self.clock_level = clock_level
         self.live: dict[str, LiveMatch] = {}
         self._loading = asyncio.Lock()
@@ -452,15 +455,16 @@ class Hub:
                     continue
                 notation = str(trial.history[-1][1])
                 outcome = trial.outcome()
-                stored = await run_in_threadpool(
-                    self.store.append,
-                    live.id,
-                    live.number,
-                    seat,
-                    notation,
-                    by_bot,
-                    outcome.to_json() if outcome else None,
-                    live.undos,
+                stored = await self.commits.append(
+                    Append(
+                        live.id,
+                        live.number,
+                        seat,
+                        notation,
+                        by_bot,
+                        outcome.to_json() if outcome else None,
+                        live.undos,
+                    )
                 )
                 if stored:
                     before, live.match = live.match, trial

@@ -22,6 +22,7 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import (
+    Connection,
     Engine,
     create_engine,
     delete,
@@ -41,6 +42,7 @@ from .models import ActionRow, ChatRow, MatchRow, SeatRow, utcnow
 __all__ = [
     "CHAT_CHANNEL",
     "NOTIFY_CHANNEL",
+    "Append",
     "MissingDriverError",
     "Seat",
     "Store",
@@ -92,6 +94,21 @@ def sqlalchemy_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+@dataclass(frozen=True)
+class Append:
+    """An action to store (:meth:`Store.append_all`): action ``number`` of a match, by
+    ``seat``; ``outcome`` once it ends the match; ``undos``: how many actions the match must
+    have taken back (``None``: any number)."""
+
+    match_id: str
+    number: int
+    seat: int
+    notation: str
+    by_bot: bool
+    outcome: dict[str, Any] | None = None
+    undos: int | None = None
 
 
 @dataclass(frozen=True)
@@ -278,32 +295,52 @@ class Store:
         more (another process stored one first), or (given ``undos``) when it has taken back
         another number of actions than that (another process took one back). With
         ``outcome`` the match is finished. The commit happens before this returns, and
-        before anyone is told of the action.
+        before anyone is told of the action. One action of :meth:`append_all`.
+        """
+        return self.append_all([Append(match_id, number, seat, notation, by_bot, outcome, undos)])[
+            0
+        ]
+
+    def append_all(self, appends: Sequence[Append]) -> list[bool]:
+        """Store several actions, each of another match, in one transaction: one commit (one
+        fsync) for all of them. Each is stored or refused on its own, as by :meth:`append`;
+        the answer is in the order given. Nothing is stored if the transaction fails.
+
+        The matches' rows are locked in the order of their ids, so two processes that commit
+        groups at once (PostgreSQL) never wait for each other in a cycle.
         """
         now = utcnow()
-        values: dict[str, Any] = {"length": number + 1, "updated_at": now}
-        if outcome is not None:
-            values.update(status="finished", outcome=json.dumps(outcome))
-        where = [MatchRow.id == match_id, MatchRow.length == number]
-        if undos is not None:
-            where.append(MatchRow.undos == undos)
-        with self._write, self._sessions.begin() as session:
-            claimed = session.execute(update(MatchRow).where(*where).values(**values))
-            if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                return False
-            session.add(
-                ActionRow(
-                    match_id=match_id,
-                    number=number,
-                    seat=seat,
-                    notation=notation,
-                    by_bot=by_bot,
-                    created_at=now,
-                )
-            )
-            if self.is_postgres:
-                self._notify(session, match_id)
-        return True
+        claimed: dict[int, bool] = {}
+        rows: list[dict[str, Any]] = []
+        order = sorted(range(len(appends)), key=lambda i: appends[i].match_id)
+        with self._write, self.engine.begin() as conn:
+            for i in order:
+                a = appends[i]
+                values: dict[str, Any] = {"length": a.number + 1, "updated_at": now}
+                if a.outcome is not None:
+                    values.update(status="finished", outcome=json.dumps(a.outcome))
+                where = [MatchRow.id == a.match_id, MatchRow.length == a.number]
+                if a.undos is not None:
+                    where.append(MatchRow.undos == a.undos)
+                result = conn.execute(update(MatchRow).where(*where).values(**values))
+                claimed[i] = result.rowcount == 1
+                if claimed[i]:
+                    rows.append(
+                        {
+                            "match_id": a.match_id,
+                            "number": a.number,
+                            "seat": a.seat,
+                            "notation": a.notation,
+                            "by_bot": a.by_bot,
+                            "created_at": now,
+                        }
+                    )
+            if rows:
+                conn.execute(insert(ActionRow), rows)
+                if self.is_postgres:
+                    for row in rows:
+                        self._notify(conn, row["match_id"])
+        return [claimed[i] for i in range(len(appends))]
 
     # -- undo ------------------------------------------------------------------------------
 
@@ -499,7 +536,7 @@ class Store:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _notify(self, session: Session, match_id: str) -> None:
+    def _notify(self, session: Session | Connection, match_id: str) -> None:
         # Delivered to every listening process when the transaction commits.
         payload = f"{match_id} {self.origin}"
         session.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": payload})
