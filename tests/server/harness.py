@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,10 +103,16 @@ class Server:
         db_url: str,
         bot_workers: int = 1,
         extra: Sequence[str] = ("--messages-per-second", "200"),
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        """``cwd`` and ``env``: the process's directory and environment (default: ours), e.g.
+        another checkout and a ``PYTHONPATH`` naming its ``src``."""
         self.db_url = db_url
         self.bot_workers = bot_workers
         self.extra = list(extra)
+        self.cwd = cwd
+        self.env = None if env is None else dict(env)
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log = Path(tempfile.mkstemp(prefix="sengoku-server-", suffix=".log")[1])
@@ -142,6 +148,8 @@ class Server:
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                cwd=self.cwd,
+                env=self.env,
             )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
