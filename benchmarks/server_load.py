@@ -230,8 +230,10 @@ def server_options(args: argparse.Namespace, known: set[str]) -> tuple[list[str]
         "--max-connections": str(max(10_000, 2 * seats)),
         "--connections-per-address": str(max(256, 2 * seats)),
     }
+    flags = ["--no-ws-compression"] if args.no_ws_compression else []
     passed = [word for name, value in wanted.items() if name in known for word in (name, value)]
-    return passed, [name for name in wanted if name not in known]
+    passed += [flag for flag in flags if flag in known]
+    return passed, [name for name in [*wanted, *flags] if name not in known]
 
 
 def raise_open_files_limit(sockets: int) -> None:
@@ -259,6 +261,7 @@ class Pace:
 
     think: float  # the mean seconds a seat thinks before each action (exponential); 0: none
     idle_timeout: float  # seconds a seat waits for a message before it reports its match stuck
+    patches: bool = True  # ask for updates as view patches (a server that predates them ignores it)
     stop_at: float = math.inf  # time.perf_counter() after which no seat acts (hold mode)
     # set once the end of the hold is measured: a stopped seat keeps its socket open till then
     released: asyncio.Event = field(default_factory=asyncio.Event)
@@ -298,7 +301,7 @@ async def play_seat(
     try:
         async with connect(url, max_size=None, open_timeout=60, ping_interval=None) as ws:
             stats.connected = True
-            await ws.send(json.dumps({"type": "hello", "token": token}))
+            await ws.send(json.dumps({"type": "hello", "token": token, "patches": pace.patches}))
             latest: dict[str, Any] | None = None
             while latest is None:
                 async with asyncio.timeout(pace.idle_timeout):
@@ -434,7 +437,7 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
     """Create the matches, play them all at once (in hold mode: keep that many open for the
     hold) and collect the figures."""
     hold: float | None = args.hold
-    pace = Pace(args.think, args.idle_timeout)
+    pace = Pace(args.think, args.idle_timeout, patches=not args.no_patches)
     rss_before = total(s.rss_bytes() for s in servers)
     matches: dict[int, dict[str, Any]] = {}
     numbers = itertools.count(args.matches)  # of the matches that replace finished ones
@@ -661,6 +664,14 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes on one PostgreSQL database"
+    )
+    parser.add_argument(
+        "--no-patches", action="store_true", help="ask for whole views in every update"
+    )
+    parser.add_argument(
+        "--no-ws-compression",
+        action="store_true",
+        help="start the servers with --no-ws-compression (no permessage-deflate)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args()

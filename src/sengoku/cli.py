@@ -840,6 +840,13 @@ def serve(
             "(default: the request's Host header)."
         ),
     ] = None,
+    ws_compression: Annotated[
+        bool,
+        typer.Option(
+            help="Compress WebSocket messages (permessage-deflate) for clients that offer it: "
+            "fewer bytes on the network, some server CPU per message (docs/performance.md)."
+        ),
+    ] = True,
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
@@ -878,6 +885,7 @@ def serve(
         port=port,
         ws_max_size=settings.transport_frame_bytes,
         proxy_headers=False,  # the server reads X-Forwarded-For itself (--trusted-proxy)
+        ws_per_message_deflate=ws_compression,
         log_level="info",
     )
 

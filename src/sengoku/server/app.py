@@ -735,6 +735,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         since = greeting.get("log_since", 0)
         conn = Connection(seat, ws.send_text, lambda code: ws.close(code), token_digest)
         conn.undo_hints = greeting.get("undo_hints") is True
+        conn.patches = greeting.get("patches") is True
         hub().connect(
             live,
             conn,
@@ -961,6 +962,9 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
         return
     if kind == "undo":
         await _handle_undo(hub, live, conn, ref)
+        return
+    if kind == "sync":  # the client lost track: the whole view and log again
+        conn.push(live.message(conn, "update", reset=True))
         return
     if kind != "act":
         conn.push(_ws_error("bad_message", f"unknown message type {str(kind)[:40]!r}", ref))

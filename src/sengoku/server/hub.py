@@ -47,6 +47,7 @@ from .bots import bot_seed, decide
 from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, ChatLimit, chat_message, check_text
 from .commit import GroupCommit
 from .models import utcnow
+from .patch import diff
 from .store import Append, Seat, Store, StoredMatch, digest
 
 __all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError", "UndoDisabledError"]
@@ -91,17 +92,21 @@ class Connection:
     lagging: bool = False  # its outbox overflowed: the client does not read; it is closed
     shutting: asyncio.Task[None] | None = None
     chat_limit: ChatLimit = field(default_factory=ChatLimit)  # its chat messages' rate
+    patches: bool = False  # the client takes updates as differences from the last view
+    view_sent: Any = None  # the view it was last sent (what its next patch applies to)
 
     def start(self) -> None:
         """Start the task that writes queued messages in order."""
         self.writer = asyncio.create_task(self._write())
 
-    def push(self, message: Mapping[str, Any]) -> bool:
-        """Queue a message; ``False`` (and the connection should close) when it lags too far."""
+    def push(self, message: Mapping[str, Any] | str) -> bool:
+        """Queue a message (or its JSON text); ``False`` (and the connection should close)
+        when it lags too far."""
         if self.shutting is not None:
             return False
         try:
-            self.outbox.put_nowait(_encode.encode(message).decode())
+            text = message if isinstance(message, str) else _encode.encode(message).decode()
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.lagging = True
             self.shut(CLOSE_LAGGING)
@@ -163,6 +168,7 @@ class LiveMatch:
             self.undos = self.stored.undos
 
     thinking_told: list[int] = field(default_factory=list)  # as last sent to the clients
+    _position: Position | None = None
 
     @property
     def id(self) -> str:
@@ -187,40 +193,75 @@ class LiveMatch:
             "spectators": sum(c.seat is None for c in self.connections),
         }
 
-    def _legal_json(self, action: Any) -> dict[str, Any]:
-        """A legal action as the client gets it: its structured form and how a person reads
-        it (a message, docs/protocol.md)."""
-        described = action_to_json(action)
-        described["message"] = message_to_json(self.match.game.action_message(action))
-        return described
+    def position(self) -> Position:
+        """What the match shows as it stands now, each part worked out once (the views, the
+        legal actions, the log lines) and shared by every connection."""
+        p = self._position
+        if p is None or p.match is not self.match or p.number != self.number:
+            p = self._position = Position(self.match, self.number)
+        return p
 
-    def message(self, conn: Connection, kind: str, reset: bool = False) -> dict[str, Any]:
-        """The ``welcome`` or ``update`` message for one connection (advances its log;
-        ``reset``: the whole log again, after an undo)."""
-        m = self.match
+    def message(
+        self,
+        conn: Connection,
+        kind: str,
+        reset: bool = False,
+        shared: dict[Any, str] | None = None,
+    ) -> str:
+        """The ``welcome`` or ``update`` message for one connection, as JSON text (it
+        advances the connection's log and view; ``reset``: the whole log and view again,
+        after an undo). A client that asked for ``patches`` gets, in an update, the view as
+        a JSON Patch on the last one it was sent, when that is shorter (docs/protocol.md).
+
+        ``shared`` holds the texts made for the other connections of the same change: the
+        connections of one seat in the same state (log and view sent so far, undo hint) get
+        the same text, encoded once.
+        """
+        position = self.position()
         seat = conn.seat
         if reset:
             conn.log_pos = 0
-        outcome = m.outcome()
-        legal = m.legal_actions(seat) if seat is not None and seat in m.to_act() else []
-        message = {
-            "type": kind,
-            "match": self.id,
-            "seat": seat,
-            "number": self.number,
-            "view": m.view(seat),
-            "log": [message_to_json(e) for e in m.log_entries(seat, since=conn.log_pos)],
-            "log_length": m.log_length,
-            "legal": [self._legal_json(a) for a in legal],
-            "seats": [s.public() for s in self.seats],
-            "presence": self.presence(),
-            "outcome": outcome.to_json() if outcome else None,
-            "thinking": sorted(self.thinking),
-            "clock": self.clock_info(),
-        }
-        self._undo_fields(message, conn, reset)
-        conn.log_pos = m.log_length
-        return message
+        base = conn.view_sent if conn.patches and kind == "update" and not reset else None
+        hint: bool | None = None
+        if conn.undo_hints and seat is not None:
+            self.refresh_hint(seat)
+            hint = self.undo_hint(seat)
+        key = (seat, conn.log_pos, hint, id(base), kind, reset)
+        text = shared.get(key) if shared is not None else None
+        view, encoded_view = position.view(seat)
+        if text is None:
+            outcome = self.match.outcome()
+            message: dict[str, Any] = {
+                "type": kind,
+                "match": self.id,
+                "seat": seat,
+                "number": self.number,
+                "view": encoded_view,
+                "log": position.log(seat, conn.log_pos),
+                "log_length": self.match.log_length,
+                "legal": position.legal(seat),
+                "seats": [s.public() for s in self.seats],
+                "presence": self.presence(),
+                "outcome": outcome.to_json() if outcome else None,
+                "thinking": sorted(self.thinking),
+                "clock": self.clock_info(),
+                "undos": self.undos,
+            }
+            if base is not None:
+                patch = _encode.encode(diff(base, view))
+                if len(patch) < len(encoded_view):
+                    del message["view"]
+                    message["patch"] = msgspec.Raw(patch)
+            if reset:
+                message["reset"] = True
+            if hint is not None:
+                message["undo"] = hint
+            text = _encode.encode(message).decode()
+            if shared is not None:
+                shared[key] = text
+        conn.log_pos = self.match.log_length
+        conn.view_sent = view
+        return text
 
     def clock_info(self) -> dict[str, Any] | None:
         """The turn clock (``None`` without one): its ``seconds`` and, per seat, the time
@@ -245,14 +286,6 @@ class LiveMatch:
     # itself (chance, secrets shown) is made once, when the seat acts, on the match as it
     # stood just before (kept in ``undo_points``); later moves only get the quick check of
     # whether they built on it. ``Hub.undo`` decides for good.
-
-    def _undo_fields(self, message: dict[str, Any], conn: Connection, reset: bool) -> None:
-        message["undos"] = self.undos
-        if reset:
-            message["reset"] = True
-        if conn.undo_hints and conn.seat is not None:
-            self.refresh_hint(conn.seat)
-            message["undo"] = self.undo_hint(conn.seat)
 
     def undo_hint(self, seat: int) -> bool:
         """Whether ``seat``'s latest action can be taken back now, as far as checked."""
@@ -305,6 +338,55 @@ class LiveMatch:
                 point.allowed = quick is None
             point.checked_at = number
         self.undo_points[seat] = point
+
+
+class Position:
+    """A match as it stands after ``number`` actions, as its clients are told of it: each
+    seat's view (and its JSON), legal actions and log lines, each made once, when first
+    asked for."""
+
+    def __init__(self, match: Match, number: int) -> None:
+        self.match = match
+        self.number = number
+        self._views: dict[int | None, tuple[Any, msgspec.Raw]] = {}
+        self._actions: dict[int, list[Any]] = {}
+        self._legal: dict[int | None, list[dict[str, Any]]] = {}
+        self._logs: dict[tuple[int | None, int], list[Any]] = {}
+
+    def view(self, seat: int | None) -> tuple[Any, msgspec.Raw]:
+        """The seat's view (``None``: a spectator's), and its JSON."""
+        if seat not in self._views:
+            view = self.match.view(seat)
+            self._views[seat] = view, msgspec.Raw(_encode.encode(view))
+        return self._views[seat]
+
+    def actions(self, seat: int) -> list[Any]:
+        """The seat's legal actions (none when the match does not wait for it)."""
+        if seat not in self._actions:
+            m = self.match
+            self._actions[seat] = m.legal_actions(seat) if seat in m.to_act() else []
+        return self._actions[seat]
+
+    def legal(self, seat: int | None) -> list[dict[str, Any]]:
+        """The seat's legal actions as the client gets them: each one's structured form and
+        how a person reads it (a message, docs/protocol.md); none for a spectator."""
+        if seat not in self._legal:
+            acting = [] if seat is None else self.actions(seat)
+            self._legal[seat] = [_legal_json(self.match, a) for a in acting]
+        return self._legal[seat]
+
+    def log(self, seat: int | None, since: int) -> list[Any]:
+        """The log lines that ``seat`` may read, from line ``since`` on."""
+        key = (seat, since)
+        if key not in self._logs:
+            self._logs[key] = [message_to_json(e) for e in self.match.log_entries(seat, since)]
+        return self._logs[key]
+
+
+def _legal_json(match: Match, action: Any) -> dict[str, Any]:
+    described = action_to_json(action)
+    described["message"] = message_to_json(match.game.action_message(action))
+    return described
 
 
 @dataclass(eq=False)
@@ -608,8 +690,8 @@ class Hub:
         conn.start()
         live.connections.add(conn)
         welcome = live.message(conn, "welcome", reset=reset)
-        welcome["chat"] = list(live.chat)
-        conn.push(welcome)
+        chat = _encode.encode(list(live.chat)).decode()
+        conn.push(f'{welcome[:-1]},"chat":{chat}}}')  # the welcome's object, with the chat
         if live.stored.rematch is not None:
             conn.push({"type": "rematch", "match": live.stored.rematch})
         self._presence(live)
@@ -761,14 +843,16 @@ class Hub:
 
     def _after_change(self, live: LiveMatch, actor: int | None, reset: bool = False) -> None:
         to_act = set(live.match.to_act())
+        position = live.position()
         for seat in range(live.match.players):
-            legal = live.match.legal_actions(seat) if seat in to_act else []
+            legal = position.actions(seat)
             if legal != live.legal_seen.get(seat):
                 live.legal_seen[seat] = legal
                 live.legal_since[seat] = live.number
         _restart_clocks(live, actor, to_act)  # before the updates, which carry the deadlines
+        shared: dict[Any, str] = {}
         for conn in list(live.connections):
-            if not conn.push(live.message(conn, "update", reset=reset)):
+            if not conn.push(live.message(conn, "update", reset=reset, shared=shared)):
                 live.connections.discard(conn)
         if live.match.outcome() is not None and not live.connections:
             self._evict(live)
@@ -806,8 +890,8 @@ class Hub:
                 continue
             live.thinking.add(seat)
             number = live.number
-            view = live.match.view(seat)
-            legal = live.match.legal_actions(seat)
+            view = live.match.view(seat)  # its own: a bot thread must not share the clients'
+            legal = list(live.position().actions(seat))
             seed = bot_seed(live.stored.seed, seat, number)
             clock = info.kind != "bot"
             task = asyncio.create_task(

@@ -4,6 +4,7 @@
 import { api, h, hostStore, s, seatStore } from "./dom.js";
 import { language, say, seatsNamed, t, tOr, useLanguage } from "./i18n.js";
 import { BOT_LEVELS, gameModule } from "./lobby.js";
+import { applyPatch } from "./patch.js";
 
 export function matchPage(root, matchId, replay) {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -464,8 +465,21 @@ export function matchPage(root, matchId, replay) {
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}`);
-    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", token, log_since: logLength, undos: undo.undos, undo_hints: true }));
-    socket.onmessage = event => onMessage(JSON.parse(event.data));
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", token, log_since: logLength, undos: undo.undos, undo_hints: true, patches: true }));
+    socket.onmessage = event => {
+      const m = JSON.parse(event.data);
+      if (m.patch) { // an update with what changed in our view since the last (docs/protocol.md)
+        try {
+          m.view = applyPatch(last.view, m.patch);
+        } catch (error) {
+          console.warn("a view patch did not apply; asking for the whole view", error);
+          socket.send(JSON.stringify({ type: "sync" }));
+          return;
+        }
+        delete m.patch;
+      }
+      onMessage(m);
+    };
     socket.onclose = event => {
       for (const [, waiting] of pending) waiting.reject(new Error(t("ui.play.disconnected")));
       pending.clear();
