@@ -1,25 +1,29 @@
 """Bounded memory: a match loads once however many ask for it at once, and never holds up
-another's load; finished matches are replayed once and kept in a bounded cache; idle running
-matches leave memory and come back exactly as
+another's load; finished matches are replayed once and kept in a bounded cache, and their
+replays step on by one action; idle running matches leave memory and come back exactly as
 they were. Most tests drive a :class:`Hub` in this process, so they can count the work."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import sengoku.server.hub as hub_module
 from sengoku.core import Match
+from sengoku.server import ServerSettings, create_app
 from sengoku.server.bots import make_pool
 from sengoku.server.hub import Connection, Hub, LiveMatch
+from sengoku.server.replays import Replays
 from sengoku.server.store import Seat, Store, StoredMatch, digest
 
 from .harness import Server
@@ -219,6 +223,102 @@ def test_finished_matches_are_replayed_once_and_the_cache_is_bounded(
         assert not again.tasks and replays == [*ids, ids[0]]
 
     run(scenario)
+
+
+def test_stepping_through_a_replay_takes_each_action_once(
+    tmp_path: Path, replays: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over HTTP, a finished match is replayed from the database once for its info, its
+    record and every step of its replay; stepping through it from the first action to the
+    last takes each action once in all (not once per step it is part of)."""
+    url = f"sqlite:///{tmp_path / 'sengoku.db'}"
+    settings = ServerSettings(database_url=url, bot_workers=1, bot_processes=False)
+    acts = 0
+    real = Match.act
+
+    def counted(self: Match, seat: int, action: Any) -> None:
+        nonlocal acts
+        acts += 1
+        real(self, seat, action)
+
+    async def scenario() -> None:
+        nonlocal acts
+        async with serving(settings) as client:
+            body = {"game": "shitenno", "players": 3, "seed": 4}
+            body["seats"] = [{"kind": "bot", "bot": "random"}] * 3
+            made = (await client.post("/api/matches", json=body)).json()
+            path = f"/api/matches/{made['id']}"
+            deadline = time.monotonic() + 120
+            while (await client.get(path)).json()["status"] != "finished":
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.05)
+        monkeypatch.setattr(Match, "act", counted)
+        async with serving(settings) as client:  # a restart: nothing in memory
+            acts = 0
+            total = (await client.get(path)).json()["actions"]
+            assert acts == total and replays == [made["id"]]
+            record = (await client.get(f"{path}/record")).json()["record"]
+            final = Match.from_record(record)
+            acts = 0
+            for step in range(total + 1):
+                got = (await client.get(f"{path}/replay/{step}")).json()
+                assert got["number"] == step
+            assert acts == total
+            assert got["view"] == json.loads(json.dumps(final.view(None)))
+            assert (await client.get("/api/health")).json()["cached"] == 1
+        assert replays == [made["id"]]
+
+    run(scenario)
+
+
+@contextlib.asynccontextmanager
+async def serving(settings: ServerSettings) -> AsyncIterator[httpx.AsyncClient]:
+    """The server application in this process, started, with an HTTP client of it."""
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://sengoku") as client:
+            yield client
+
+
+def test_replay_positions_step_back_and_jump_cheaply_and_stay_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every position a replay asks for is the match after that many actions; stepping back
+    takes at most ``every`` actions a step, stepping on one; positions are kept for the
+    ``matches`` matches replayed most recently only."""
+    final = Match.new("shitenno", 3, seed=5)
+    rng = random.Random(5)
+    while final.outcome() is None:
+        seat = final.to_act()[0]
+        final.act(seat, rng.choice(final.legal_actions(seat)))
+    total = len(final.history)
+    acts = 0
+    real = Match.act
+
+    def counted(self: Match, seat: int, action: Any) -> None:
+        nonlocal acts
+        acts += 1
+        real(self, seat, action)
+
+    monkeypatch.setattr(Match, "act", counted)
+    kept = Replays(matches=2, every=8)
+    assert kept.position("a", final, total).view(None) == final.view(None)
+    assert acts == total
+    for step in range(total, -1, -1):
+        acts = 0
+        position = kept.position("a", final, step)
+        assert acts < 8
+        assert position.history == final.history[:step]
+    for step in rng.sample(range(total + 1), 20):
+        position = kept.position("a", final, step)
+        expected = final.replayed(step)
+        assert (position.view(None), position.log(None)) == (expected.view(None), expected.log())
+    kept.position("b", final, 3)
+    kept.position("c", final, 3)
+    acts = 0
+    kept.position("a", final, total)  # fell out: from the start again
+    assert acts == total
 
 
 # -- idle running matches --------------------------------------------------------------------

@@ -30,7 +30,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import sengoku
 from sengoku.core import (
     IllegalActionError,
-    Match,
     OptionError,
     SengokuError,
     SetupError,
@@ -54,6 +53,7 @@ from .hub import (
     StaleActionError,
     UndoDisabledError,
 )
+from .replays import Replays
 from .store import CHAT_CHANNEL, NOTIFY_CHANNEL, Seat, Store, digest
 
 __all__ = ["ServerSettings", "create_app", "default_database_url"]
@@ -416,6 +416,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
     app.add_middleware(SecurityHeaders)
     creations = WindowLimit(settings.matches_per_minute)
+    replays = Replays()
     sockets = SocketCount(settings.max_connections, settings.connections_per_address)
 
     def hub() -> Hub:
@@ -604,7 +605,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise ApiError(
                 422, "invalid_request", f"step {number} is not between 0 and {len(history)}"
             )
-        match = await run_in_threadpool(_replayed, live.match, number)
+        match = await run_in_threadpool(replays.position, live.id, live.match, number)
         last = history[number - 1] if number else None
         return {
             "number": number,
@@ -811,14 +812,6 @@ def _describe_game(name: str) -> dict[str, Any]:
         "player_counts": list(game.player_counts),
         "options": [o.to_json() for o in describe_options(game.options_type)],
     }
-
-
-def _replayed(match: Match, number: int) -> Match:
-    """A new match replaying the first ``number`` actions of ``match``."""
-    again = Match.new(match.game, match.players, match.seed, match.options)
-    for seat, action in match.history[:number]:
-        again.act(seat, action)
-    return again
 
 
 def _level(level: str) -> str:
