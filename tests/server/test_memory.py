@@ -11,7 +11,7 @@ import json
 import random
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +59,9 @@ def new_hub(store: Store, idle_seconds: float = 600, finished_cache: int = 256) 
     return Hub(store, lambda: make_pool(1, False), "easy", idle_seconds, finished_cache)
 
 
-def run(scenario: Callable[[], Awaitable[None]]) -> None:
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
     """Run a scenario in an event loop of its own."""
-    asyncio.run(scenario())  # type: ignore[arg-type]
+    asyncio.run(scenario())
 
 
 async def new_match(
@@ -109,7 +109,9 @@ async def _ignore(_text: str) -> None:
 # -- loading ---------------------------------------------------------------------------------
 
 
-def test_concurrent_requests_for_one_match_share_one_load(store: Store, replays: list[str]) -> None:
+def test_concurrent_requests_for_one_match_share_one_load(
+    store: Store, replays: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ten requests at once for a match not in memory replay it once and get the same match;
     a load that fails fails for every request waiting on it, and is not remembered: the next
     request loads again."""
@@ -133,17 +135,14 @@ def test_concurrent_requests_for_one_match_share_one_load(store: Store, replays:
                 raise OSError("the database went away")
             return real(match_id, since)
 
-        store.actions = broken  # type: ignore[method-assign]
-        try:
-            results = await asyncio.gather(
-                *(failing.get(live.id) for _ in range(5)), return_exceptions=True
-            )
-            assert all(isinstance(r, OSError) for r in results), results
-            assert calls == 1
-            assert await failing.get(live.id) is not None
-            assert calls == 2
-        finally:
-            del store.actions  # type: ignore[method-assign]
+        monkeypatch.setattr(store, "actions", broken)
+        results = await asyncio.gather(
+            *(failing.get(live.id) for _ in range(5)), return_exceptions=True
+        )
+        assert all(isinstance(r, OSError) for r in results), results
+        assert calls == 1
+        assert await failing.get(live.id) is not None
+        assert calls == 2
 
     run(scenario)
 
@@ -216,7 +215,8 @@ def test_finished_matches_are_replayed_once_and_the_cache_is_bounded(
         conn = Connection(None, _ignore)
         hub.connect(again, conn, 0)
         assert hub.live == {again.id: again} and again.id not in hub.finished
-        assert json.loads(conn.outbox.get_nowait())["outcome"] is not None
+        welcome = conn.outbox.get_nowait()
+        assert welcome is not None and json.loads(welcome)["outcome"] is not None
         assert await hub.get(again.id) is again
         await hub.disconnect(again, conn)
         assert not hub.live and list(hub.finished)[-1] == again.id
