@@ -826,6 +826,20 @@ def serve(
     connections_per_address: Annotated[
         int, typer.Option(help="WebSocket connections one address may have open at once.")
     ] = 256,
+    idle_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Seconds a running match with nobody connected, no bot to move and no turn "
+            "clock running stays in memory (0: always); it is replayed when asked for again.",
+        ),
+    ] = 600.0,
+    finished_cache: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Finished matches nobody watches kept in memory, the latest asked for."
+        ),
+    ] = 256,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -868,6 +882,8 @@ def serve(
         connections_per_seat=connections_per_seat,
         max_connections=max_connections,
         connections_per_address=connections_per_address,
+        idle_seconds=idle_seconds,
+        finished_cache=finished_cache,
         public_url=public_url or "",
         trusted_proxies=tuple(trusted_proxy or ()),
     )

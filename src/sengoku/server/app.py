@@ -30,7 +30,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 import sengoku
 from sengoku.core import (
     IllegalActionError,
-    Match,
     OptionError,
     SengokuError,
     SetupError,
@@ -54,6 +53,7 @@ from .hub import (
     StaleActionError,
     UndoDisabledError,
 )
+from .replays import Replays
 from .store import CHAT_CHANNEL, NOTIFY_CHANNEL, Seat, Store, digest
 
 __all__ = ["ServerSettings", "create_app", "default_database_url"]
@@ -98,6 +98,10 @@ class ServerSettings:
             ``X-Forwarded-For`` is believed: a client's address is then the right-most
             untrusted one there. Empty: the peer's address, and the header is ignored.
         clock_level: the bot that plays a person's overdue turn when a turn clock is set.
+        idle_seconds: a running match with no connection, no bot to move and no turn clock
+            running leaves memory after this long (0: never); the next request replays it.
+        finished_cache: how many finished matches nobody watches stay in memory (the most
+            recently asked for), so their records and replays need no replay from the database.
     """
 
     database_url: str = ""
@@ -117,6 +121,8 @@ class ServerSettings:
     clock_level: str = "easy"
     public_url: str = ""
     trusted_proxies: tuple[str, ...] = ()
+    idle_seconds: float = 600.0
+    finished_cache: int = 256
 
 
 class ApiError(Exception):
@@ -382,11 +388,15 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         await run_in_threadpool(store.migrate)
         workers = settings.bot_workers or os.cpu_count() or 1
         hub = state["hub"] = Hub(
-            store, lambda: make_pool(workers, settings.bot_processes), settings.clock_level
+            store,
+            lambda: make_pool(workers, settings.bot_processes),
+            settings.clock_level,
+            settings.idle_seconds,
+            settings.finished_cache,
         )
         listener = asyncio.create_task(_listen(store, hub)) if store.is_postgres else None
         reloaded = await hub.load_running()
-        log.info("sengoku %s: %d unfinished matches reloaded", sengoku.__version__, reloaded)
+        log.info("sengoku %s: %d unfinished matches going on", sengoku.__version__, reloaded)
         try:
             yield
         finally:
@@ -406,6 +416,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
     app.add_middleware(SecurityHeaders)
     creations = WindowLimit(settings.matches_per_minute)
+    replays = Replays()
     sockets = SocketCount(settings.max_connections, settings.connections_per_address)
 
     def hub() -> Hub:
@@ -438,7 +449,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:
-        """Whether the server and its database answer."""
+        """Whether the server and its database answer, and how many matches it holds."""
         count = await run_in_threadpool(store.count)
         return {
             "status": "ok",
@@ -446,6 +457,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             "database": "postgresql" if store.is_postgres else "sqlite",
             "matches": count,
             "live": len(hub().live),
+            "cached": len(hub().finished),
         }
 
     @app.get("/api/games", tags=["games"])
@@ -593,7 +605,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             raise ApiError(
                 422, "invalid_request", f"step {number} is not between 0 and {len(history)}"
             )
-        match = await run_in_threadpool(_replayed, live.match, number)
+        match = await run_in_threadpool(replays.position, live.id, live.match, number)
         last = history[number - 1] if number else None
         return {
             "number": number,
@@ -801,14 +813,6 @@ def _describe_game(name: str) -> dict[str, Any]:
         "player_counts": list(game.player_counts),
         "options": [o.to_json() for o in describe_options(game.options_type)],
     }
-
-
-def _replayed(match: Match, number: int) -> Match:
-    """A new match replaying the first ``number`` actions of ``match``."""
-    again = Match.new(match.game, match.players, match.seed, match.options)
-    for seat, action in match.history[:number]:
-        again.act(seat, action)
-    return again
 
 
 def _level(level: str) -> str:
@@ -1060,7 +1064,7 @@ async def _listen(store: Store, hub: Hub) -> None:
             async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 await conn.execute(f"LISTEN {CHAT_CHANNEL}")
-                for match_id in list(hub.live):  # whatever was missed while not listening
+                for match_id in [*hub.live, *hub.finished]:  # missed while not listening
                     notified(match_id)
                 async for note in conn.notifies():
                     if note.channel == CHAT_CHANNEL:

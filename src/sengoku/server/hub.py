@@ -24,7 +24,7 @@ import logging
 import math
 import secrets
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
@@ -153,6 +153,7 @@ class LiveMatch:
     waiting_since: dict[int, float] = field(default_factory=dict)  # turn clock per seat
     clock: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    touched: float = field(default_factory=time.monotonic)  # last handed out, or left
     # For ``expect``: each seat's legal actions as last broadcast, and since which action.
     legal_seen: dict[int, list[Any]] = field(default_factory=dict)
     legal_since: dict[int, int] = field(default_factory=dict)
@@ -408,47 +409,82 @@ class Hub:
         store: Store,
         new_pool: Callable[[], Executor],
         clock_level: str = "easy",
+        idle_seconds: float = 600.0,
+        finished_cache: int = 256,
     ) -> None:
+        """``idle_seconds``: how long a running match nothing happens in stays in memory
+        (0: for as long as the process runs); ``finished_cache``: how many finished matches
+        nobody watches are kept, the most recently asked for."""
         self.store = store
         self.new_pool = new_pool
         self.pool = new_pool()
         self.commits = GroupCommit(store.append_all)
         self.clock_level = clock_level
-        self.live: dict[str, LiveMatch] = {}
-        self._loading = asyncio.Lock()
+        self.idle_seconds = idle_seconds
+        self.finished_cache = finished_cache
+        self.live: dict[str, LiveMatch] = {}  # served: running, or finished and watched
+        self.finished: OrderedDict[str, LiveMatch] = OrderedDict()  # not served, oldest first
+        self._loads: dict[str, asyncio.Task[LiveMatch | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self.closing = False
 
     # -- loading -------------------------------------------------------------------------
 
     async def get(self, match_id: str) -> LiveMatch | None:
-        """The live match, loaded from the database by replaying its actions if needed."""
+        """The match, loaded from the database by replaying its actions if it is not in
+        memory. Every request for a match that is loading waits for that one load (and gets
+        its error); other matches load meanwhile. A finished match comes from the cache of
+        finished matches, and joins it once loaded; it is served again when a client
+        connects (:meth:`connect`)."""
         live = self.live.get(match_id)
-        if live is not None:
-            return live
-        async with self._loading:
-            live = self.live.get(match_id)
+        if live is None and (live := self.finished.get(match_id)) is not None:
+            self.finished.move_to_end(match_id)
+        if live is None:
+            loading = self._loads.get(match_id)
+            if loading is None:
+                loading = self._loads[match_id] = asyncio.create_task(self._load(match_id))
+            live = await asyncio.shield(loading)
             if live is None:
-                stored = await run_in_threadpool(self.store.get, match_id)
-                if stored is None:
-                    return None
-                actions = await run_in_threadpool(self.store.actions, match_id)
-                match = await run_in_threadpool(_replay, stored, actions)
-                chat = await run_in_threadpool(self._stored_chat, match_id)
-                live = self._go_live(LiveMatch(stored, match, chat=chat))
-        if self.store.is_postgres:  # a notification may have come while it loaded
-            async with live.lock:
-                await self._catch_up(live)
+                return None
+        live.touched = time.monotonic()
         return live
 
+    async def _load(self, match_id: str) -> LiveMatch | None:
+        """Replay a match from the database (``None``: there is none) and serve it, or keep
+        it with the finished ones; the caller registered this task in ``_loads``."""
+        try:
+            stored = await run_in_threadpool(self.store.get, match_id)
+            if stored is None:
+                return None
+            actions = await run_in_threadpool(self.store.actions, match_id)
+            match = await run_in_threadpool(_replay, stored, actions)
+            chat = await run_in_threadpool(self._stored_chat, match_id)
+            live = LiveMatch(stored, match, chat=chat)
+            if match.outcome() is not None:
+                self._keep(live)
+                return live
+            self._go_live(live)
+            if self.store.is_postgres:  # a notification may have come while it loaded
+                async with live.lock:
+                    await self._catch_up(live)
+            return live
+        finally:
+            del self._loads[match_id]
+
     async def load_running(self) -> int:
-        """Load every unfinished match (on start) and let its bots and clock go on."""
+        """Load every unfinished match (on start) and let its bots and clock go on; those
+        that only wait for a person without a turn clock leave memory again at once (the
+        next request loads them). Returns how many stay."""
         ids = await run_in_threadpool(self.store.running_ids)
         for match_id in ids:
             try:
-                await self.get(match_id)
+                live = await self.get(match_id)
             except Exception:
                 log.exception("match %s could not be reloaded", match_id)
-        return len(ids)
+                continue
+            if live is not None and self._idle(live):
+                self._evict(live)
+        return len(self.live)
 
     async def create(
         self,
@@ -489,6 +525,8 @@ class Hub:
         self.live[live.id] = live
         self._after_change(live, None)
         live.tasks.add(asyncio.create_task(self._clock_loop(live)))
+        if self._sweeper is None and self.idle_seconds > 0:
+            self._sweeper = asyncio.create_task(self._sweep())
         return live
 
     # -- acting ----------------------------------------------------------------------------
@@ -646,9 +684,10 @@ class Hub:
 
     async def on_notify(self, match_id: str) -> None:
         """Another process changed the match: catch up and tell our connections."""
-        live = self.live.get(match_id)
+        live = self.live.get(match_id) or self.finished.get(match_id)
         if live is None:
             return
+        live.touched = time.monotonic()
         async with live.lock:
             stored = await run_in_threadpool(self._refresh, live.id)
             rematch = stored.rematch != live.stored.rematch
@@ -685,6 +724,9 @@ class Hub:
     ) -> None:
         """Register a connection and send it the welcome (view, log from ``log_since``;
         the whole log, with ``reset``, if the client saw another count of ``undos``)."""
+        if live.id not in self.live:  # a finished match from the cache is served again
+            self.finished.pop(live.id, None)
+            self.live[live.id] = live
         conn.log_pos = max(0, min(log_since, live.match.log_length))
         reset = undos is not None and undos != live.undos
         conn.start()
@@ -698,19 +740,69 @@ class Hub:
 
     async def disconnect(self, live: LiveMatch, conn: Connection) -> None:
         """Forget a connection (and tell the others who is still here). A finished match
-        nobody watches leaves memory; the database still has it."""
+        nobody watches is no longer served (it joins the cache of finished matches); a
+        running one leaves memory once idle (:meth:`evict_idle`)."""
         live.connections.discard(conn)
+        live.touched = time.monotonic()
         await conn.close()
         self._presence(live)
         if not live.connections and live.match.outcome() is not None:
             self._evict(live)
 
     def _evict(self, live: LiveMatch) -> None:
+        """Stop serving a match: it leaves ``live`` and its tasks are cancelled; a finished
+        one joins the cache of finished matches. The database has everything."""
         if self.live.get(live.id) is live:
             del self.live[live.id]
         for task in list(live.tasks):
             if task is not asyncio.current_task():
                 task.cancel()
+        if live.match.outcome() is not None:
+            self._keep(live)
+
+    def _keep(self, live: LiveMatch) -> None:
+        """Cache a finished match nobody is served, forgetting the least recently asked for
+        beyond ``finished_cache``."""
+        self.finished[live.id] = live
+        self.finished.move_to_end(live.id)
+        while len(self.finished) > self.finished_cache:
+            self.finished.popitem(last=False)
+
+    def _idle(self, live: LiveMatch) -> bool:
+        """Whether nothing goes on in a match: no connection, no bot deciding or due to, no
+        turn clock running, nobody holding its lock."""
+        return not (
+            live.connections
+            or live.thinking
+            or live.lock.locked()
+            or (live.stored.turn_clock and live.waiting_since)
+            or any(live.seats[seat].kind == "bot" for seat in live.match.to_act())
+        )
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Let go of the matches idle (:meth:`_idle`) for ``idle_seconds``, as seen at
+        ``now`` (monotonic; default: now); returns their ids. The next :meth:`get` replays
+        such a match from the database, as after a restart. Runs in the event loop without
+        awaiting, so nothing can take a match's lock or hand it out meanwhile."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for live in list(self.live.values()):
+            if not self._idle(live):
+                live.touched = now
+            elif now - live.touched >= self.idle_seconds:
+                self._evict(live)
+                gone.append(live.id)
+        return gone
+
+    async def _sweep(self) -> None:
+        """Every so often, let go of the idle matches."""
+        while not self.closing:
+            await asyncio.sleep(min(self.idle_seconds / 2, 30))
+            try:
+                if gone := self.evict_idle():
+                    log.debug("%d idle matches left memory", len(gone))
+            except Exception:
+                log.exception("letting go of idle matches failed")
 
     def _presence(self, live: LiveMatch) -> None:
         message = {"type": "presence", "match": live.id, "presence": live.presence()}
@@ -743,7 +835,7 @@ class Hub:
 
     def on_chat_notify(self, match_id: str, message: dict[str, Any]) -> None:
         """Another process stored a chat message: tell our clients of the match."""
-        live = self.live.get(match_id)
+        live = self.live.get(match_id) or self.finished.get(match_id)
         if live is not None:
             self._tell_chat(live, message)
 
@@ -879,7 +971,7 @@ class Hub:
                 live.connections.discard(conn)
 
     def _start_bot_tasks(self, live: LiveMatch, seats: set[int] | None, level: str | None) -> None:
-        if self.closing or live.match.outcome() is not None:
+        if self.closing or live.match.outcome() is not None or self.live.get(live.id) is not live:
             return
         for seat in live.match.to_act():
             info = live.seats[seat]
@@ -1004,6 +1096,7 @@ class Hub:
         self.pool.shutdown(wait=False, cancel_futures=True)
         lives = list(self.live.values())
         tasks = [t for live in lives for t in live.tasks]
+        tasks += [*self._loads.values(), *([self._sweeper] if self._sweeper else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
