@@ -24,6 +24,7 @@ from alembic.config import Config
 from sqlalchemy import (
     Connection,
     Engine,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -316,14 +317,12 @@ class Store:
         with self._write, self.engine.begin() as conn:
             for i in order:
                 a = appends[i]
-                values: dict[str, Any] = {"length": a.number + 1, "updated_at": now}
+                params: dict[str, Any] = {"m": a.match_id, "n": a.number, "n1": a.number + 1}
+                params.update(now=now, u=a.undos)  # no column's name: it would be SET too
                 if a.outcome is not None:
-                    values.update(status="finished", outcome=json.dumps(a.outcome))
-                where = [MatchRow.id == a.match_id, MatchRow.length == a.number]
-                if a.undos is not None:
-                    where.append(MatchRow.undos == a.undos)
-                result = conn.execute(update(MatchRow).where(*where).values(**values))
-                claimed[i] = result.rowcount == 1
+                    params["o"] = json.dumps(a.outcome)
+                claim = _CLAIMS[a.outcome is not None, a.undos is not None]
+                claimed[i] = conn.execute(claim, params).rowcount == 1
                 if claimed[i]:
                     rows.append(
                         {
@@ -565,6 +564,22 @@ class Store:
             allow_undo=bool(row.allow_undo),
             undos=int(row.undos or 0),
         )
+
+
+def _claim(finishing: bool, guard_undos: bool) -> Any:
+    """The statement that claims action ``:n`` of match ``:m`` (``matches.length`` from
+    ``:n`` to ``:n1``, at ``:now``; finishing it with the outcome ``:o``), only if it is
+    still the next one (and the match has taken back ``:u`` actions). Built once: the statement is the same for every action."""
+    where = [MatchRow.id == bindparam("m"), MatchRow.length == bindparam("n")]
+    if guard_undos:
+        where.append(MatchRow.undos == bindparam("u"))
+    values: dict[str, Any] = {"length": bindparam("n1"), "updated_at": bindparam("now")}
+    if finishing:
+        values.update(status="finished", outcome=bindparam("o"))
+    return update(MatchRow).where(*where).values(**values)
+
+
+_CLAIMS = {(f, u): _claim(f, u) for f in (False, True) for u in (False, True)}
 
 
 def _add_match(
