@@ -4,10 +4,18 @@ brings the whole view and log again."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from sengoku.core import Match
+from sengoku.server.bots import make_pool
+from sengoku.server.hub import Connection, Hub
 from sengoku.server.patch import apply
+from sengoku.server.store import Seat, Store, digest
 from tests.server.harness import Client, Server, play_to_end
 
 
@@ -79,3 +87,51 @@ def test_sync_sends_the_whole_view_and_log_again(server: Server) -> None:
     ).json()
     assert answer["log"] == record["log"] and answer["log_length"] >= len(record["log"])
     client.close()
+
+
+def test_each_seats_view_is_made_and_encoded_once_per_move(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """However many connections show a seat (three tabs of seat 0, five spectators), a move
+    makes each shown seat's view once, and connections in the same state get the same text."""
+    store = Store(f"sqlite:///{tmp_path / 'sengoku.db'}")
+    store.migrate()
+    views: list[int | None] = []
+    real_view = Match.view
+
+    def counted(self: Match, seat: int | None = None) -> Any:
+        views.append(seat)
+        return real_view(self, seat)
+
+    async def scenario() -> None:
+        hub = Hub(store, lambda: make_pool(1, False), "easy")
+        seats = [Seat(n, "human", None, None, digest(f"t{n}")) for n in range(3)]
+        live = await hub.create("shitenno", 3, None, 5, seats, None, digest("h"))
+        texts: dict[int, list[str]] = {}
+        conns = []
+        for n, seat in enumerate([0, 0, 0, None, None, None, None, None]):
+            texts[n] = []
+
+            async def send(text: str, n: int = n) -> None:
+                texts[n].append(text)
+
+            conn = Connection(seat, send, token_digest=None if seat is None else digest("t0"))
+            conn.patches = n % 2 == 0
+            hub.connect(live, conn, 0)
+            conns.append(conn)
+        monkeypatch.setattr(Match, "view", counted)
+        actor = live.match.to_act()[0]
+        await hub.submit(live, actor, live.match.legal_actions(actor)[0])
+        monkeypatch.setattr(Match, "view", real_view)
+        await asyncio.sleep(0.1)  # the writers send what is queued
+        assert sorted(views, key=str) == sorted([0, None], key=str)  # once each
+        updates = [json.loads(t[-1]) for t in texts.values()]
+        assert all(u["type"] == "update" and u["number"] == 1 for u in updates)
+        by_kind = {(u["seat"], "patch" in u): texts[n][-1] for n, u in enumerate(updates)}
+        for n, u in enumerate(updates):  # one text per seat and kind of update
+            assert texts[n][-1] is by_kind[u["seat"], "patch" in u]
+        assert len(by_kind) == 4
+        await hub.close()
+
+    asyncio.run(scenario())
+    store.dispose()
