@@ -21,7 +21,9 @@ the position it chose in (``expect``), one action at a time: it chooses again on
 last one is answered. An error (``stale`` if its choices changed meanwhile) is counted and
 the seat goes on from the newest message. The server is stopped with SIGTERM at the end.
 A seat reads only ``type``, ``number``, ``legal``, ``outcome`` and ``ref`` of what it
-receives, never the ``view``.
+receives, never the ``view``; its hello asks for view patches as the page's does
+(``--no-patches``: whole views), and it offers permessage-deflate as browsers do (the
+servers compress unless ``--no-ws-compression``).
 
 Figures: accepted moves, the wall time from the first action sent to the last match
 finished (the last seat receiving a final outcome), moves per second, the latency of each
@@ -64,7 +66,7 @@ over the processes; the report shows each one's CPU too.
 Every server gets the limits the load needs: ``--messages-per-second`` (1000 by default),
 ``--matches-per-minute`` (as many as the matches, or 1,000,000 in hold mode),
 ``--max-connections`` and ``--connections-per-address`` (twice the seats, as every seat
-connects from 127.0.0.1). The client raises its limit of open files (RLIMIT_NOFILE) to the
+connects from 127.0.0.1), and ``--no-ws-compression`` when asked. The client raises its limit of open files (RLIMIT_NOFILE) to the
 hard limit; the servers inherit it.
 
 The SQLite file lies in a new directory under ``$TMPDIR`` (the server commits each action

@@ -9,6 +9,9 @@ only the first).
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -38,10 +41,23 @@ def decide(level: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) ->
 
 
 def _init_worker(targets: dict[str, str]) -> None:
+    _leave_with(os.getppid())
     known = set(available_games())
     for name, target in targets.items():
         if name not in known:
             register(name, target)
+
+
+def _leave_with(parent: int) -> None:
+    """End this worker when the server process that started it is gone (even killed
+    with SIGKILL, which leaves no time to shut the pool down): a watching thread."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="sengoku-parent-watch", daemon=True).start()
 
 
 def make_pool(workers: int, processes: bool = True) -> Executor:

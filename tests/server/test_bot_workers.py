@@ -1,0 +1,58 @@
+"""The bots' worker processes end with their server, however it ends: a server killed
+outright (SIGKILL, no time to shut its pool down) leaves no worker behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from .harness import Server
+
+
+def _workers(server_pid: int) -> list[int]:
+    """The pids of the bot workers (spawned processes) a server started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[1]) == server_pid and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_killed_servers_bot_workers_end_too(tmp_path: Path) -> None:
+    """Bots have played (so the pool has its workers); the server alone is killed with
+    SIGKILL; within seconds none of its workers is left."""
+    server = Server(f"sqlite:///{tmp_path / 'sengoku.db'}", bot_workers=2)
+    try:
+        assert server.process is not None
+        made = server.create("shitenno", 3, ["easy", "easy", "easy"], seed=1)
+        deadline = time.monotonic() + 60
+        while server.get(f"/api/matches/{made['id']}").json()["actions"] < 3:
+            assert time.monotonic() < deadline, "the bots did not play"
+            time.sleep(0.2)
+        workers = _workers(server.process.pid)
+        assert workers
+        os.kill(server.process.pid, signal.SIGKILL)
+        server.process.wait(10)
+        deadline = time.monotonic() + 15
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [pid for pid in workers if _alive(pid)]
+    finally:
+        server.stop()
