@@ -66,8 +66,8 @@ over the processes; the report shows each one's CPU too.
 Every server gets the limits the load needs: ``--messages-per-second`` (1000 by default),
 ``--matches-per-minute`` (as many as the matches, or 1,000,000 in hold mode),
 ``--max-connections`` and ``--connections-per-address`` (twice the seats, as every seat
-connects from 127.0.0.1), and ``--no-ws-compression`` when asked. The client raises its limit of open files (RLIMIT_NOFILE) to the
-hard limit; the servers inherit it.
+connects from 127.0.0.1), and ``--no-ws-compression`` when asked. The client raises its
+limit of open files (RLIMIT_NOFILE) to the hard limit; the servers inherit it.
 
 The SQLite file lies in a new directory under ``$TMPDIR`` (the server commits each action
 with an fsync, so the disk under it matters: compare ``TMPDIR=/dev/shm``). ``--postgres``

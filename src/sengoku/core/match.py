@@ -173,7 +173,10 @@ class Match:
         return match
 
     def clone(self) -> Match:
-        """An independent copy (state, chance, record and log): acting on it never changes this."""
+        """An independent copy (state, chance, record and log): acting on it never changes this.
+
+        The copy starts with the legal actions this match has worked out for its position
+        (the same position), so trying an action on a clone does not compute them again."""
         twin = Match.__new__(Match)
         twin.game = self.game
         twin.players = self.players
@@ -184,7 +187,7 @@ class Match:
         twin._rng = self._rng.clone()
         twin._history = self._history.copy()
         twin._log = self._log.copy()
-        twin._legal = {}
+        twin._legal = dict(self._legal)  # the lists are never changed, only replaced
         return twin
 
     # -- playing -------------------------------------------------------------------------
@@ -242,7 +245,10 @@ class Match:
         """Read ``text`` as the notation of one of ``seat``'s legal actions."""
         if not isinstance(text, str):
             raise IllegalActionError(seat, text, f"an action's notation is text, not {text!r}")
-        self._legal_or_raise(seat, text)
+        legal = self._legal_or_raise(seat, text)
+        for action in legal:  # the usual case, a notation as the server wrote it: no new work
+            if str(action) == text:
+                return action
         return self.game.parse_action(self._state, seat, text)
 
     def outcome(self) -> Outcome | None:

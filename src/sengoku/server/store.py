@@ -569,7 +569,8 @@ class Store:
 def _claim(finishing: bool, guard_undos: bool) -> Any:
     """The statement that claims action ``:n`` of match ``:m`` (``matches.length`` from
     ``:n`` to ``:n1``, at ``:now``; finishing it with the outcome ``:o``), only if it is
-    still the next one (and the match has taken back ``:u`` actions). Built once: the statement is the same for every action."""
+    still the next one (and the match has taken back ``:u`` actions). Built once: the
+    statement is the same for every action."""
     where = [MatchRow.id == bindparam("m"), MatchRow.length == bindparam("n")]
     if guard_undos:
         where.append(MatchRow.undos == bindparam("u"))
