@@ -54,6 +54,26 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
+class Acts:
+    """How many times ``Match.act`` ran since ``count`` was last set to 0."""
+
+    count = 0
+
+
+@pytest.fixture
+def acts(monkeypatch: pytest.MonkeyPatch) -> Acts:
+    """Counts every ``Match.act`` from now on (in any thread)."""
+    counter = Acts()
+    real = Match.act
+
+    def counted(self: Match, seat: int, action: Any) -> None:
+        counter.count += 1
+        real(self, seat, action)
+
+    monkeypatch.setattr(Match, "act", counted)
+    return counter
+
+
 def new_hub(store: Store, idle_seconds: float = 600, finished_cache: int = 256) -> Hub:
     """A hub as a server process has one (bots in a thread)."""
     return Hub(store, lambda: make_pool(1, False), "easy", idle_seconds, finished_cache)
@@ -226,23 +246,15 @@ def test_finished_matches_are_replayed_once_and_the_cache_is_bounded(
 
 
 def test_stepping_through_a_replay_takes_each_action_once(
-    tmp_path: Path, replays: list[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, replays: list[str], acts: Acts
 ) -> None:
     """Over HTTP, a finished match is replayed from the database once for its info, its
     record and every step of its replay; stepping through it from the first action to the
     last takes each action once in all (not once per step it is part of)."""
     url = f"sqlite:///{tmp_path / 'sengoku.db'}"
     settings = ServerSettings(database_url=url, bot_workers=1, bot_processes=False)
-    acts = 0
-    real = Match.act
-
-    def counted(self: Match, seat: int, action: Any) -> None:
-        nonlocal acts
-        acts += 1
-        real(self, seat, action)
 
     async def scenario() -> None:
-        nonlocal acts
         async with serving(settings) as client:
             body = {"game": "shitenno", "players": 3, "seed": 4}
             body["seats"] = [{"kind": "bot", "bot": "random"}] * 3
@@ -252,18 +264,17 @@ def test_stepping_through_a_replay_takes_each_action_once(
             while (await client.get(path)).json()["status"] != "finished":
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.05)
-        monkeypatch.setattr(Match, "act", counted)
         async with serving(settings) as client:  # a restart: nothing in memory
-            acts = 0
+            acts.count = 0
             total = (await client.get(path)).json()["actions"]
-            assert acts == total and replays == [made["id"]]
+            assert acts.count == total and replays == [made["id"]]
             record = (await client.get(f"{path}/record")).json()["record"]
             final = Match.from_record(record)
-            acts = 0
+            acts.count = 0
             for step in range(total + 1):
                 got = (await client.get(f"{path}/replay/{step}")).json()
                 assert got["number"] == step
-            assert acts == total
+            assert acts.count == total
             assert got["view"] == json.loads(json.dumps(final.view(None)))
             assert (await client.get("/api/health")).json()["cached"] == 1
         assert replays == [made["id"]]
@@ -281,9 +292,7 @@ async def serving(settings: ServerSettings) -> AsyncIterator[httpx.AsyncClient]:
             yield client
 
 
-def test_replay_positions_step_back_and_jump_cheaply_and_stay_bounded(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_replay_positions_step_back_and_jump_cheaply_and_stay_bounded(acts: Acts) -> None:
     """Every position a replay asks for is the match after that many actions; stepping back
     takes at most ``every`` actions a step, stepping on one; positions are kept for the
     ``matches`` matches replayed most recently only."""
@@ -293,22 +302,14 @@ def test_replay_positions_step_back_and_jump_cheaply_and_stay_bounded(
         seat = final.to_act()[0]
         final.act(seat, rng.choice(final.legal_actions(seat)))
     total = len(final.history)
-    acts = 0
-    real = Match.act
-
-    def counted(self: Match, seat: int, action: Any) -> None:
-        nonlocal acts
-        acts += 1
-        real(self, seat, action)
-
-    monkeypatch.setattr(Match, "act", counted)
+    acts.count = 0
     kept = Replays(matches=2, every=8)
     assert kept.position("a", final, total).view(None) == final.view(None)
-    assert acts == total
+    assert acts.count == total
     for step in range(total, -1, -1):
-        acts = 0
+        acts.count = 0
         position = kept.position("a", final, step)
-        assert acts < 8
+        assert acts.count < 8
         assert position.history == final.history[:step]
     for step in rng.sample(range(total + 1), 20):
         position = kept.position("a", final, step)
@@ -316,9 +317,9 @@ def test_replay_positions_step_back_and_jump_cheaply_and_stay_bounded(
         assert (position.view(None), position.log(None)) == (expected.view(None), expected.log())
     kept.position("b", final, 3)
     kept.position("c", final, 3)
-    acts = 0
+    acts.count = 0
     kept.position("a", final, total)  # fell out: from the start again
-    assert acts == total
+    assert acts.count == total
 
 
 # -- idle running matches --------------------------------------------------------------------
