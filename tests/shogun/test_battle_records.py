@@ -10,53 +10,19 @@ from typing import Any
 import pytest
 
 import sengoku
-from sengoku.core import LogEntry, Rng
+from sengoku.core import Rng
 from sengoku.games.shogun import rules
 from sengoku.games.shogun.actions import Armies, March
-from sengoku.games.shogun.state import CASTLE, PENDING, State
+from sengoku.games.shogun.state import CASTLE, State
 
-from .helpers import BA_A, GAME, RICE_A, TAX_A, I, empty_state, own, script
+from .helpers import BA_A, GAME, RICE_A, TAX_A, I, empty_state, own, run_season, script
 
 PEASANT = 4  # owner index of the green cubes with 4 players
 
 
-def _season(
-    s: State,
-    plans: dict[int, dict[int, int]],
-    event: int = -1,
-    specials: dict[int, int] | None = None,
-) -> None:
-    """Plans (seat -> action -> province), turn order 0, 1, 2, ...; run to the first decision.
-    (``specials``: seat -> special card, held at the position of the seat's number.)"""
-    n = s.players
-    s.plan = [[rules.BLANK] * 10 for _ in range(n)]
-    for seat, entries in plans.items():
-        for a, card in entries.items():
-            s.plan[seat][a] = card
-    s.status = [[PENDING] * 10 for _ in range(n)]
-    s.plan_n = [11] * n
-    s.bid = [0] * n
-    s.bids_revealed = True
-    s.hand = [[p for p in range(len(s.owner)) if s.owner[p] == seat] for seat in range(n)]
-    s.hand_size = [len(h) + 5 for h in s.hand]
-    s.action_order = list(range(10))
-    s.action_idx = s.pos_idx = s.revealed_n = 0
-    s.positions = list(range(n)) + [-1] * (5 - n)
-    s.pos_of = [-1] * n
-    cards = list(range(5))
-    for seat, card in (specials or {}).items():
-        j = cards.index(card)
-        cards[j], cards[seat] = cards[seat], cards[j]
-        s.pos_of[seat] = seat
-    s.specials = cards
-    s.event = event
-    log: list[LogEntry] = []
-    rules._run_actions(s, Rng(0), log)
-
-
 def _attack(s: State, seat: int, src: int, dst: int, n: int, **kw: Any) -> dict[str, Any]:
     """Battle/Move A from ``src`` to ``dst`` with ``n``; the view's last battle record."""
-    _season(s, {seat: {BA_A: src}}, **kw)
+    run_season(s, {seat: {BA_A: src}}, **kw)
     GAME.apply(s, seat, March(src, dst, s.owner[dst] != seat), Rng(0))
     if s.armies[src] > 2:
         GAME.apply(s, seat, Armies(n), Rng(0))
@@ -148,7 +114,7 @@ def test_records_of_revolts_when_collecting() -> None:
     s = empty_state(4)
     kaga = own(s, 0, "Kaga", 3, markers=1)
     script(s, [3, 0, 0, 0, 1])
-    _season(s, {0: {RICE_A: kaga}})
+    run_season(s, {0: {RICE_A: kaga}})
     (b,) = GAME.view(s, 2)["battles"]
     assert (b["kind"], b["action"], b["attacker"], b["defender"]) == ("revolt", RICE_A, None, 0)
     assert (b["sent"], b["defenders"], b["thrown"], b["out"]) == (
@@ -161,7 +127,7 @@ def test_records_of_revolts_when_collecting() -> None:
     s = empty_state(4)
     kaga = own(s, 0, "Kaga", 3, markers=2)
     script(s, [1, 0, 0, 0, 1])
-    _season(s, {0: {TAX_A: kaga}})
+    run_season(s, {0: {TAX_A: kaga}})
     (b,) = GAME.view(s, 0)["battles"]
     assert (b["action"], b["sent"], b["result"], b["holder"]) == (TAX_A, 2, "devastated", None)
 
@@ -190,7 +156,7 @@ def test_hunger_revolts_are_winter_fights_of_the_year() -> None:
     s.season = 0
     kaga = own(s, 1, "Kaga", 3, markers=1)
     script(s, [0, 3, 0, 0, 1])
-    _season(s, {1: {RICE_A: kaga}})
+    run_season(s, {1: {RICE_A: kaga}})
     (b,) = s.battles
     assert (b["year"], b["season"], b["defender"]) == (2, "spring", 1)
 
