@@ -57,7 +57,9 @@ class GroupCommit:
         self._waiting.append((action, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_groups())
-        return await asyncio.shield(future)
+        # A caller cancelled meanwhile cancels only its wait: its action is still written
+        # with the group, and the match catches up from the database on its next action.
+        return await future
 
     async def _write_groups(self) -> None:
         while self._waiting:
