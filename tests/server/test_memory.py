@@ -116,9 +116,9 @@ def seen_by_all(live: LiveMatch) -> list[dict[str, Any]]:
     for seat in [*range(live.match.players), None]:
         conn = Connection(seat, _ignore)
         conn.undo_hints = True
-        message = live.message(conn, "welcome")
+        message = json.loads(live.message(conn, "welcome"))
         message.pop("presence")
-        seen.append(json.loads(json.dumps(message)))
+        seen.append(message)
     return seen
 
 
