@@ -136,6 +136,7 @@ def test_spectators_write_when_the_host_allows_it_from_the_lobby(
     match_id = (spectate.get_attribute("href") or "").rsplit("/", 1)[1]
     assert server.get(f"/api/matches/{match_id}").json()["spectator_chat"] is True
     page.goto(f"{server.base}/play/{match_id}")
+    page.wait_for_selector("[data-phase]", state="attached")  # welcomed: the socket is open
     _say(page, "hello from the stands")
     line = page.locator(LINES).last
     expect(line.locator(".chat-who")).to_have_text("Spectator")
