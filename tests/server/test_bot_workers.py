@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -56,3 +58,14 @@ def test_a_killed_servers_bot_workers_end_too(tmp_path: Path) -> None:
         assert not [pid for pid in workers if _alive(pid)]
     finally:
         server.stop()
+
+
+def test_a_worker_whose_server_is_gone_before_it_started_ends_too() -> None:
+    """A worker that finishes starting after its server is gone (a server stopped just as it
+    started a worker) ends at once instead of waiting for work forever."""
+    code = (
+        "import time; from sengoku.server.bots import _leave_with; "
+        "_leave_with(-1); time.sleep(60); raise SystemExit(3)"  # -1: never its parent
+    )
+    done = subprocess.run([sys.executable, "-c", code], timeout=30)  # not the 60 s sleep
+    assert done.returncode == 0

@@ -40,8 +40,8 @@ def decide(level: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) ->
     return str(agent.choose(view, list(legal)))
 
 
-def _init_worker(targets: dict[str, str]) -> None:
-    _leave_with(os.getppid())
+def _init_worker(targets: dict[str, str], server: int) -> None:
+    _leave_with(server)
     known = set(available_games())
     for name, target in targets.items():
         if name not in known:
@@ -49,8 +49,9 @@ def _init_worker(targets: dict[str, str]) -> None:
 
 
 def _leave_with(parent: int) -> None:
-    """End this worker when the server process that started it is gone (even killed
-    with SIGKILL, which leaves no time to shut the pool down): a watching thread."""
+    """End this worker when the server process that started it (``parent``, its pid as the
+    server saw it) is gone, even killed with SIGKILL, which leaves no time to shut the pool
+    down, or gone before this worker finished starting: a watching thread."""
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -68,5 +69,5 @@ def make_pool(workers: int, processes: bool = True) -> Executor:
         max_workers=workers,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker,
-        initargs=(registry_targets(),),
+        initargs=(registry_targets(), os.getpid()),
     )
