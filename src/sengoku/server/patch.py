@@ -99,18 +99,24 @@ _EXACT = frozenset({str, int, bool, type(None)})
 _ABSENT = object()
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same JSON, types included (see ``_EXACT``)."""
+    kind = type(b)
+    return kind is type(a) and a == b and (kind in _EXACT or _encode(a) == _encode(b))
+
+
 def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]], compact: bool) -> None:
     kind = type(old)
     if kind is not type(new):
         ops.append({"op": "replace", "path": path, "value": new})
     elif kind is dict:
-        if not (old == new and _encode(old) == _encode(new)):
+        if not _same(old, new):
             first = len(ops)
             _diff_dict(old, new, path, ops, compact)
             if compact:
                 _replace_if_smaller(new, path, ops, first)
     elif kind is list:
-        if not (old == new and _encode(old) == _encode(new)):
+        if not _same(old, new):
             first = len(ops)
             _diff_list(old, new, path, ops, compact)
             if compact:
@@ -130,12 +136,7 @@ def _diff_dict(
         before = old.get(key, _ABSENT)
         if before is value:
             continue
-        kind = type(value)
-        if (
-            kind is type(before)
-            and before == value
-            and (kind in _EXACT or _encode(before) == _encode(value))
-        ):
+        if _same(before, value):
             continue
         if before is _ABSENT:
             ops.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
@@ -170,12 +171,7 @@ def _diff_items(
         before, value = old[at_old + i], new[at_new + i]
         if before is value:
             continue
-        kind = type(value)
-        if (
-            kind is type(before)
-            and before == value
-            and (kind in _EXACT or _encode(before) == _encode(value))
-        ):
+        if _same(before, value):
             continue
         _diff(before, value, f"{path}/{at_new + i}", ops, compact)
 
