@@ -866,7 +866,12 @@ def serve(
     try:
         import uvicorn
 
-        from sengoku.server import ServerSettings, create_app, default_database_url
+        from sengoku.server import (
+            ServerSettings,
+            create_app,
+            default_database_url,
+            tune_collector,
+        )
     except ImportError as exc:
         raise _fail(
             f"the server needs its extras ({exc.name} is missing): pip install 'sengoku[server]'"
@@ -895,6 +900,7 @@ def serve(
     typer.echo(
         f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  (database: {_safe_url(url)})"
     )
+    tune_collector()
     uvicorn.run(
         application,
         host=host,
