@@ -236,6 +236,25 @@ def test_every_view_is_json_and_leaves_room_for_the_match_keys(
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_views_made_together_are_each_seats_own_view(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """``Match.views`` (what a server shows all seats with) gives, for seats in any order and
+    a spectator, each seat's own ``Match.view`` (made after it) as JSON text, key order
+    included."""
+    order: list[int | None] = [None, *range(players)]
+
+    def check(match: Match, step: int) -> None:
+        if step % 3:
+            return  # every third position, enough to meet every phase
+        Rng(step).shuffle(order)
+        made = [json.dumps(v) for v in match.views(order)]
+        assert made == [json.dumps(match.view(s)) for s in order], f"step {step}"
+
+    random_walk(name, players, options, 2, check)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_view_does_not_depend_on_other_seats_secrets(
     name: str, players: int, options: dict[str, Any], seed: int

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import sengoku
 from sengoku.core import Rng, get_game
-from sengoku.server.patch import PatchError, apply, diff, escape, unescape
+from sengoku.server.patch import PatchError, apply, diff, diff_parts, escape, parts, unescape
 from sengoku.sim.runner import play_randomly
 
 _encode = msgspec.json.Encoder().encode
@@ -121,6 +121,49 @@ def test_round_trip_after_edits(old: Any, data: st.DataObject) -> None:
     for a, b in ((old, new), (new, old)):
         short, fine = check_round_trip(a, b, True), check_round_trip(a, b, False)
         assert len(_encode(short)) <= len(_encode(fine))
+
+
+OBJECTS = st.dictionaries(KEYS, JSON, max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(OBJECTS, st.data())
+def test_diff_parts_is_diff(old: dict[str, Any], data: st.DataObject) -> None:
+    """``diff_parts`` on two objects and their parts turns one into the other exactly, with
+    ``diff``'s operations where ``diff`` does not replace the whole object, and a memo shared
+    with another pair does not change them."""
+    new = mutated(data, old)
+    if not isinstance(new, dict):
+        return
+    memo: dict[Any, Any] = {}
+    other = mutated(data, old)
+    if isinstance(other, dict):
+        diff_parts(old, parts(old), other, parts(other), memo=memo)
+    for a, b in ((old, new), (new, old)):
+        got = diff_parts(a, parts(a), b, parts(b), memo=memo)
+        assert got == diff_parts(a, parts(a), b, parts(b))
+        assert exact_equal(apply(a, got), b)
+        expected = diff(a, b)
+        if not (len(expected) == 1 and expected[0]["path"] == ""):
+            assert _encode(got) == _encode(expected)
+
+
+def test_parts_are_the_values_as_json() -> None:
+    """A part is the value's JSON text: 1, 1.0 and true differ, so they are told apart."""
+    assert parts({"a": 1, "b": 1.0, "c": True, "d": [None]}) == {
+        "a": b"1",
+        "b": b"1.0",
+        "c": b"true",
+        "d": b"[null]",
+    }
+    old, new = {"n": 1, "m": [1]}, {"n": True, "m": [1.0]}
+    ops = diff_parts(old, parts(old), new, parts(new))
+    assert _encode(ops) == _encode(
+        [
+            {"op": "replace", "path": "/n", "value": True},
+            {"op": "replace", "path": "/m/0", "value": 1.0},
+        ]
+    )
 
 
 @settings(max_examples=100, deadline=None)

@@ -9,11 +9,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
-from sengoku.core import Match
+import sengoku
+from sengoku.core import Match, Rng
 from sengoku.server.bots import make_pool
-from sengoku.server.hub import Connection, Hub
+from sengoku.server.hub import Connection, Hub, Position
 from sengoku.server.patch import apply
 from sengoku.server.store import Seat, Store, digest
 from tests.server.harness import Client, Server, play_to_end
@@ -97,11 +99,15 @@ def test_each_seats_view_is_made_and_encoded_once_per_move(
     store = Store(f"sqlite:///{tmp_path / 'sengoku.db'}")
     store.migrate()
     views: list[int | None] = []
-    real_view = Match.view
+    real_view, real_views = Match.view, Match.views
 
     def counted(self: Match, seat: int | None = None) -> Any:
         views.append(seat)
         return real_view(self, seat)
+
+    def counted_together(self: Match, seats: Any) -> Any:
+        views.extend(seats)
+        return real_views(self, seats)
 
     async def scenario() -> None:
         hub = Hub(store, lambda: make_pool(1, False), "easy")
@@ -120,9 +126,11 @@ def test_each_seats_view_is_made_and_encoded_once_per_move(
             hub.connect(live, conn, 0)
             conns.append(conn)
         monkeypatch.setattr(Match, "view", counted)
+        monkeypatch.setattr(Match, "views", counted_together)
         actor = live.match.to_act()[0]
         await hub.submit(live, actor, live.match.legal_actions(actor)[0])
         monkeypatch.setattr(Match, "view", real_view)
+        monkeypatch.setattr(Match, "views", real_views)
         await asyncio.sleep(0.1)  # the writers send what is queued
         assert sorted(views, key=str) == sorted([0, None], key=str)  # once each
         updates = [json.loads(t[-1]) for t in texts.values()]
@@ -135,3 +143,21 @@ def test_each_seats_view_is_made_and_encoded_once_per_move(
 
     asyncio.run(scenario())
     store.dispose()
+
+
+@pytest.mark.parametrize("name", sengoku.available_games())
+def test_a_views_size_is_the_length_of_its_json(name: str) -> None:
+    """The size the server compares a patch with, worked out from the view's parts without
+    encoding the view whole, is the length of the view's JSON, for every seat and a spectator."""
+    match = sengoku.new_match(name, 3, seed=4)
+    rng = Rng(4)
+    for number in range(25):
+        position = Position(match, number)
+        for seat in (None, 0, 1, 2):
+            assert position.size(seat) == len(msgspec.json.encode(match.view(seat)))
+            assert position.size(seat) == len(position.text(seat))
+        if match.outcome() is not None:
+            break
+        seat = match.to_act()[0]
+        legal = match.legal_actions(seat)
+        match.act(seat, legal[rng.randbelow(len(legal))])

@@ -181,6 +181,14 @@ class Game(ABC, Generic[S, A]):
         ``players``, ``options``, ``seat`` and ``to_act`` are added by the match.
         """
 
+    def views(self, state: S, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """The :meth:`view` of each of ``seats``, in order: what a server shows one position
+        to several seats with. A game may make the parts all seats see alike once and share
+        them (the same objects) between the views of one call, so never change these views;
+        each must equal, as JSON, the seat's own :meth:`view`. By default, one view at a
+        time."""
+        return [self.view(state, seat) for seat in seats]
+
     @abstractmethod
     def determinize(self, view: dict[str, Any], rng: Rng) -> S:
         """Sample a full state consistent with ``view`` (a seat's view, as :meth:`view` made it).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .errors import IllegalActionError, RecordError, SetupError, UndoRefusedError
@@ -270,6 +270,36 @@ class Match:
         }
         view.update(self.game.view(self._state, seat))
         return view
+
+    def views(self, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """The :meth:`view` of each of ``seats`` (``None``: a spectator), made together: the
+        views of one call may share the parts the seats see alike (the same objects), so read
+        them and never change them (:meth:`Game.views`).
+
+        >>> import sengoku
+        >>> match = sengoku.new_match("shitenno", 3, seed=1)
+        >>> spectator, first = match.views([None, 0])
+        >>> spectator == match.view(None) and first == match.view(0)
+        True
+        >>> spectator["provinces"] is first["provinces"]
+        True
+        """
+        for seat in seats:
+            if seat is not None:
+                self._check_seat(seat)
+        options, to_act = dict(self._options_json), self.to_act()
+        made = []
+        for seat, own in zip(seats, self.game.views(self._state, seats), strict=True):
+            view = {
+                "game": self.game.name,
+                "players": self.players,
+                "options": options,
+                "seat": seat,
+                "to_act": to_act,
+            }
+            view.update(own)
+            made.append(view)
+        return made
 
     def log(self, seat: int | None = None, since: int = 0) -> list[str]:
         """The log lines ``seat`` may read (``None``: public lines), from global index ``since``,

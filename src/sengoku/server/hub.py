@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -47,7 +48,7 @@ from .bots import bot_seed, decide
 from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, ChatLimit, chat_message, check_text
 from .commit import GroupCommit
 from .models import utcnow
-from .patch import diff
+from .patch import diff_parts
 from .store import Append, Seat, Store, StoredMatch, digest
 
 __all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError", "UndoDisabledError"]
@@ -93,7 +94,8 @@ class Connection:
     shutting: asyncio.Task[None] | None = None
     chat_limit: ChatLimit = field(default_factory=ChatLimit)  # its chat messages' rate
     patches: bool = False  # the client takes updates as differences from the last view
-    view_sent: Any = None  # the view it was last sent (what its next patch applies to)
+    sent_from: Position | None = None  # the position whose view it was last sent (what its
+    # next patch applies to)
 
     def start(self) -> None:
         """Start the task that writes queued messages in order."""
@@ -222,14 +224,13 @@ class LiveMatch:
         seat = conn.seat
         if reset:
             conn.log_pos = 0
-        base = conn.view_sent if conn.patches and kind == "update" and not reset else None
+        base = conn.sent_from if conn.patches and kind == "update" and not reset else None
         hint: bool | None = None
         if conn.undo_hints and seat is not None:
             self.refresh_hint(seat)
             hint = self.undo_hint(seat)
         key = (seat, conn.log_pos, hint, id(base), kind, reset)
         text = shared.get(key) if shared is not None else None
-        view, encoded_view = position.view(seat)
         if text is None:
             outcome = self.match.outcome()
             message: dict[str, Any] = {
@@ -237,7 +238,7 @@ class LiveMatch:
                 "match": self.id,
                 "seat": seat,
                 "number": self.number,
-                "view": encoded_view,
+                "view": None,
                 "log": position.log(seat, conn.log_pos),
                 "log_length": self.match.log_length,
                 "legal": position.legal(seat),
@@ -248,11 +249,12 @@ class LiveMatch:
                 "clock": self.clock_info(),
                 "undos": self.undos,
             }
-            if base is not None:
-                patch = _encode.encode(diff(base, view))
-                if len(patch) < len(encoded_view):
-                    del message["view"]
-                    message["patch"] = msgspec.Raw(patch)
+            patch = position.patch(seat, base) if base is not None else None
+            if patch is not None and len(patch) < position.size(seat):
+                del message["view"]
+                message["patch"] = msgspec.Raw(patch)
+            else:
+                message["view"] = position.text(seat)
             if reset:
                 message["reset"] = True
             if hint is not None:
@@ -260,8 +262,10 @@ class LiveMatch:
             text = _encode.encode(message).decode()
             if shared is not None:
                 shared[key] = text
+        else:
+            position.view(seat)  # what the next patch applies to
         conn.log_pos = self.match.log_length
-        conn.view_sent = view
+        conn.sent_from = position
         return text
 
     def clock_info(self) -> dict[str, Any] | None:
@@ -349,17 +353,80 @@ class Position:
     def __init__(self, match: Match, number: int) -> None:
         self.match = match
         self.number = number
-        self._views: dict[int | None, tuple[Any, msgspec.Raw]] = {}
+        self._views: dict[int | None, Any] = {}
+        self._texts: dict[int | None, msgspec.Raw] = {}
+        self._parts: dict[int | None, dict[str, bytes]] = {}
+        self._patches: dict[tuple[int | None, Position], bytes | None] = {}
+        self._memo: dict[tuple[str, bytes, bytes], list[dict[str, Any]]] = {}
+        self._shared: dict[int, tuple[Any, bytes]] = {}  # by id: a value and its JSON
         self._actions: dict[int, list[Any]] = {}
         self._legal: dict[int | None, list[dict[str, Any]]] = {}
         self._logs: dict[tuple[int | None, int], list[Any]] = {}
 
-    def view(self, seat: int | None) -> tuple[Any, msgspec.Raw]:
-        """The seat's view (``None``: a spectator's), and its JSON."""
-        if seat not in self._views:
-            view = self.match.view(seat)
-            self._views[seat] = view, msgspec.Raw(_encode.encode(view))
-        return self._views[seat]
+    def prepare(self, seats: Iterable[int | None]) -> None:
+        """Make the views of ``seats`` not made yet, together (:meth:`Match.views`: what the
+        seats see alike is made once, and encoded once by :meth:`parts`)."""
+        missing = [seat for seat in dict.fromkeys(seats) if seat not in self._views]
+        if missing:
+            self._views.update(zip(missing, self.match.views(missing), strict=True))
+
+    def view(self, seat: int | None) -> Any:
+        """The seat's view (``None``: a spectator's); never change it."""
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.match.view(seat)
+        return view
+
+    def text(self, seat: int | None) -> msgspec.Raw:
+        """The seat's view as JSON."""
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = msgspec.Raw(_encode.encode(self.view(seat)))
+        return text
+
+    def parts(self, seat: int | None) -> dict[str, bytes]:
+        """Each value of the seat's view as JSON, by key (:func:`~.patch.parts`); a dict or
+        list that another seat's view shares (:meth:`prepare`) is encoded once."""
+        found = self._parts.get(seat)
+        if found is None:
+            found = {}
+            shared = self._shared
+            for key, value in self.view(seat).items():
+                if type(value) is dict or type(value) is list:
+                    known = shared.get(id(value))
+                    if known is None or known[0] is not value:
+                        known = shared[id(value)] = value, _encode.encode(value)
+                    found[key] = known[1]
+                else:
+                    found[key] = _encode.encode(value)
+            self._parts[seat] = found
+        return found
+
+    def size(self, seat: int | None) -> int:
+        """The length of the seat's view as JSON (:meth:`text`), without encoding it whole."""
+        text = self._texts.get(seat)
+        if text is not None:
+            return len(text)
+        found = self.parts(seat)  # {"key":value,...}: braces, colons and commas
+        return 1 + max(1, len(found)) + sum(_key_size(k) + 1 + len(v) for k, v in found.items())
+
+    def patch(self, seat: int | None, base: Position) -> bytes | None:
+        """The JSON Patch that turns the seat's view in ``base`` (an earlier position of the
+        match, whose view was sent) into this one's, as JSON; ``None`` if ``base`` has none.
+        What changed in a value that several seats see alike is worked out once."""
+        key = (seat, base)
+        if key not in self._patches:
+            sent = base._views.get(seat)  # as it was made: base's match may have moved on
+            self._patches[key] = (
+                None
+                if sent is None
+                else _encode.encode(
+                    diff_parts(
+                        sent, base.parts(seat), self.view(seat), self.parts(seat), memo=self._memo
+                    )
+                )
+            )
+        return self._patches[key]
 
     def actions(self, seat: int) -> list[Any]:
         """The seat's legal actions (none when the match does not wait for it)."""
@@ -382,6 +449,12 @@ class Position:
         if key not in self._logs:
             self._logs[key] = [message_to_json(e) for e in self.match.log_entries(seat, since)]
         return self._logs[key]
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_size(key: str) -> int:
+    """The length of a view's key as JSON (a game's views have few different keys)."""
+    return len(_encode.encode(key))
 
 
 def _legal_json(match: Match, action: Any) -> dict[str, Any]:
@@ -942,6 +1015,7 @@ class Hub:
                 live.legal_seen[seat] = legal
                 live.legal_since[seat] = live.number
         _restart_clocks(live, actor, to_act)  # before the updates, which carry the deadlines
+        position.prepare(c.seat for c in live.connections)
         shared: dict[Any, str] = {}
         for conn in list(live.connections):
             if not conn.push(live.message(conn, "update", reset=reset, shared=shared)):

@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-__all__ = ["PatchError", "apply", "diff", "escape", "unescape"]
+__all__ = ["PatchError", "apply", "diff", "diff_parts", "escape", "parts", "unescape"]
 
 _encode = msgspec.json.Encoder().encode
 
@@ -109,20 +109,82 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]], compact: boo
     kind = type(old)
     if kind is not type(new):
         ops.append({"op": "replace", "path": path, "value": new})
-    elif kind is dict:
+    elif kind is dict or kind is list:
         if not _same(old, new):
-            first = len(ops)
-            _diff_dict(old, new, path, ops, compact)
-            if compact:
-                _replace_if_smaller(new, path, ops, first)
-    elif kind is list:
-        if not _same(old, new):
-            first = len(ops)
-            _diff_list(old, new, path, ops, compact)
-            if compact:
-                _replace_if_smaller(new, path, ops, first)
+            _diff_container(old, new, path, ops, compact)
     elif old != new or (kind is float and math.copysign(1.0, old) != math.copysign(1.0, new)):
         ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_container(
+    old: Any, new: Any, path: str, ops: list[dict[str, Any]], compact: bool
+) -> None:
+    # two dicts or two lists, not the same JSON
+    first = len(ops)
+    if type(new) is dict:
+        _diff_dict(old, new, path, ops, compact)
+    else:
+        _diff_list(old, new, path, ops, compact)
+    if compact:
+        _replace_if_smaller(new, path, ops, first)
+
+
+def parts(doc: dict[str, Any]) -> dict[str, bytes]:
+    """Each value of the JSON object ``doc`` as JSON text, by key (for :func:`diff_parts`).
+
+    >>> parts({"turn": 4, "hand": ["a", "b"]})
+    {'turn': b'4', 'hand': b'["a","b"]'}
+    """
+    return {key: _encode(value) for key, value in doc.items()}
+
+
+def diff_parts(
+    old: dict[str, Any],
+    old_parts: dict[str, bytes],
+    new: dict[str, Any],
+    new_parts: dict[str, bytes],
+    *,
+    memo: dict[tuple[str, bytes, bytes], list[dict[str, Any]]] | None = None,
+    compact: bool = True,
+) -> list[dict[str, Any]]:
+    """:func:`diff` of two JSON objects whose values are also at hand as JSON text (their
+    :func:`parts`): a value with the same text in both is the same and not looked into, and
+    ``memo``, shared by several calls, keeps each key's operations by its two texts, so
+    objects that share values (the views of one position for different seats) have each
+    changed value compared once. The operations are those of :func:`diff`, but that the whole
+    object is never replaced by one operation at the path ``""``.
+
+    >>> old, new = {"turn": 3, "hand": ["a"]}, {"turn": 4, "hand": ["a"]}
+    >>> memo = {}
+    >>> diff_parts(old, parts(old), new, parts(new), memo=memo)
+    [{'op': 'replace', 'path': '/turn', 'value': 4}]
+    >>> list(memo)
+    [('turn', b'3', b'4')]
+    """
+    ops: list[dict[str, Any]] = []
+    if old.keys() != new.keys():
+        for key in old:
+            if key not in new:
+                ops.append({"op": "remove", "path": f"/{escape(key)}"})
+    for key, text in new_parts.items():
+        before = old_parts.get(key)
+        if before == text:
+            continue
+        if before is None:
+            ops.append({"op": "add", "path": f"/{escape(key)}", "value": new[key]})
+            continue
+        found = memo.get((key, before, text)) if memo is not None else None
+        if found is None:
+            found = []
+            value, previous = new[key], old[key]
+            if type(value) is type(previous) and type(value) in (dict, list):
+                _diff_container(previous, value, f"/{escape(key)}", found, compact)
+            else:
+                _diff(previous, value, f"/{escape(key)}", found, compact)
+            if memo is not None:
+                memo[key, before, text] = found
+        ops += found
+    return ops
 
 
 def _diff_dict(

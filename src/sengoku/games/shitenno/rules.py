@@ -84,6 +84,22 @@ KOKU_POINTS = DATA.setup.koku_points
 _PHASES = {p.name.lower(): p for p in Phase}
 
 
+def _requirement_names(province: int, top: int | None) -> tuple[str, ...]:
+    """The troops a province's next space needs (as ``Shitenno._requirement``: §3.1), by name
+    in troop order, with the troop ``top`` of the top tile of its stack (``None``: empty)."""
+    need = [0, 0, 0, 0]
+    need[P_BASE[province]] += P_NEED[province] - (top is not None)
+    if top is not None:
+        need[top] += 1
+    return tuple(TROOP_NAMES[t] for t in range(4) for _ in range(need[t]))
+
+
+# by province and top troop: the view's "requirement" of every province, made once
+_REQUIREMENT_NAMES = {
+    (p, top): _requirement_names(p, top) for p in range(NPROV) for top in (None, 0, 1, 2, 3)
+}
+
+
 def _troop_deck(options: ShitennoOptions) -> list[int]:
     """The troop deck's kinds, unshuffled: the singles, then the doubles of option G4."""
     deck = [t for t in range(4) for _ in range(DATA.troops.singles_per_type)]
@@ -110,11 +126,11 @@ def _tile_code(data: dict[str, Any]) -> int:
 
 
 def _codes(counts: list[int]) -> list[str]:
-    return [KIND_CODES[k] for k in range(NKINDS) for _ in range(counts[k])]
+    return [code for code, n in zip(KIND_CODES, counts, strict=True) if n for _ in range(n)]
 
 
 def _values(counts: list[int]) -> list[int]:
-    return [v for v in (3, 2, 1) for _ in range(counts[v])]
+    return [3] * counts[3] + [2] * counts[2] + [1] * counts[1]
 
 
 def _counts_of_codes(codes: list[str]) -> list[int]:
@@ -851,25 +867,37 @@ class Shitenno(Game[State, ShitennoAction]):
         bonus tiles under the top of each stack (their troop faces) and the bonus faces of
         the stacked tiles (§3.1).
         """
+        return self.views(state, [seat])[0]
+
+    def views(self, state: State, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """The seats' views (:meth:`view`), the public part made once and shared."""
+        public = self._public_view(state)
+        made = []
+        for seat in seats:
+            v = dict(public)
+            if seat is not None:
+                v["hand"] = self._hand_json(state, seat)
+            made.append(v)
+        return made
+
+    def _public_view(self, state: State) -> dict[str, Any]:
+        # all a spectator sees ("hand" is None)
         s = state
+        board = s.board
         provinces = []
-        for p in range(NPROV):
+        for p, stack in enumerate(s.stacks):
             base = p * SPACES
-            spaces: list[Any] = []
-            for i in range(SPACES):
-                cell = s.board[base + i]
-                spaces.append(
-                    None if cell == EMPTY else {"seat": cell % GOLDEN, "golden": cell >= GOLDEN}
-                )
-            stack = s.stacks[p]
-            req = self._requirement(s, p)
+            top = stack[-1] // 3 if stack else None
             provinces.append(
                 {
                     "name": PROVINCE_NAMES[p],
-                    "spaces": spaces,
+                    "spaces": [
+                        None if cell == EMPTY else {"seat": cell % GOLDEN, "golden": cell >= GOLDEN}
+                        for cell in board[base : base + SPACES]
+                    ],
                     "stack": len(stack),
-                    "top_tile_troop": TROOP_NAMES[stack[-1] // 3] if stack else None,
-                    "requirement": [TROOP_NAMES[t] for t in range(4) for _ in range(req[t])],
+                    "top_tile_troop": None if top is None else TROOP_NAMES[top],
+                    "requirement": list(_REQUIREMENT_NAMES[p, top]),
                 }
             )
         open_hands = s.options.open_hands
@@ -908,7 +936,7 @@ class Shitenno(Game[State, ShitennoAction]):
             "target": None if s.target < 0 else PROVINCE_NAMES[s.target],
             "sensei_flipped": s.flipped,
             "hatamoto_wild_used": s.wild_used,
-            "hand": None if seat is None else self._hand_json(s, seat),
+            "hand": None,
             "final_scores": None if s.result is None else s.result.copy(),
         }
         if open_hands:
