@@ -366,6 +366,12 @@ class Shogun(Game[State, ShogunAction]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)
 
+    def views(self, state: State, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """The seats' views (:meth:`view`): a spectator's made once and shared, with each
+        seat's own plans and bids (what it may see of them) put in."""
+        public = _view(state, None)
+        return [public if seat is None else {**public, **_own(state, seat)} for seat in seats]
+
     def determinize(self, view: dict[str, Any], rng: Rng) -> State:
         return _determinize(view, rng)
 
@@ -1522,9 +1528,26 @@ def _visible_plan(s: State, p: int, viewer: int | None) -> list[int | None]:
     ]
 
 
+def _own(s: State, seat: int | None) -> dict[str, Any]:
+    """The parts of ``seat``'s view that differ from another seat's: the plans and the bids
+    as it may see them (its own while secret, all once revealed)."""
+    npl = s.players
+    return {
+        "plans": [_visible_plan(s, p, seat) for p in range(npl)],
+        "bids": [
+            (s.bid[p] if (s.bids_revealed or p == seat) and s.bid[p] != UNSET_BID else None)
+            for p in range(npl)
+        ],
+        "bid_cards": [
+            (s.bid_card[p] if (s.bids_revealed or p == seat) else -1) for p in range(npl)
+        ],
+    }
+
+
 def _view(s: State, seat: int | None) -> dict[str, Any]:
     npl = s.players
     contents = s.tower.contents()
+    own = _own(s, seat)
     v: dict[str, Any] = {
         "phase": PHASE_NAMES[s.phase],
         "year": s.year,
@@ -1549,16 +1572,11 @@ def _view(s: State, seat: int | None) -> dict[str, Any]:
         "pos_idx": s.pos_idx,
         "revealed_n": s.revealed_n,
         "specials": s.specials.copy(),
-        "plans": [_visible_plan(s, p, seat) for p in range(npl)],
+        "plans": own["plans"],
         "plan_status": [x.copy() for x in s.status],
         "plan_n": s.plan_n.copy(),
-        "bids": [
-            (s.bid[p] if (s.bids_revealed or p == seat) and s.bid[p] != UNSET_BID else None)
-            for p in range(npl)
-        ],
-        "bid_cards": [
-            (s.bid_card[p] if (s.bids_revealed or p == seat) else -1) for p in range(npl)
-        ],
+        "bids": own["bids"],
+        "bid_cards": own["bid_cards"],
         "bids_revealed": s.bids_revealed,
         "hand": [h.copy() for h in s.hand],
         "hand_size": s.hand_size.copy(),
