@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import threading
@@ -22,7 +23,7 @@ import sengoku.server.hub as hub_module
 from sengoku.core import Match
 from sengoku.server import ServerSettings, create_app
 from sengoku.server.bots import make_pool
-from sengoku.server.hub import Connection, Hub, LiveMatch
+from sengoku.server.hub import Connection, Hub, LiveMatch, Position
 from sengoku.server.replays import Replays
 from sengoku.server.store import Seat, Store, StoredMatch, digest
 
@@ -437,3 +438,33 @@ def test_a_served_match_left_idle_comes_back_to_its_clients(
     finally:
         server.stop()
     assert "Traceback" not in server.output(), server.output()[-3000:]
+
+
+def test_a_match_keeps_only_its_latest_positions(store: Store) -> None:
+    """However long a match runs, its server keeps the position it shows and the one its
+    clients were last sent (what their next patch applies to), not every earlier one."""
+
+    async def scenario() -> int:
+        hub = Hub(store, lambda: make_pool(1, False), "easy")
+        seats = [Seat(n, "human", None, None, digest(f"t{n}")) for n in range(3)]
+        live = await hub.create("shitenno", 3, None, 5, seats, None, digest("h"))
+        sent: list[str] = []
+
+        async def send(text: str) -> None:
+            sent.append(text)
+
+        for seat in (0, 1, None):
+            conn = Connection(seat, send, token_digest=None if seat is None else digest(f"t{seat}"))
+            conn.patches = True
+            hub.connect(live, conn, 0)
+        for _ in range(40):
+            actor = live.match.to_act()[0]
+            await hub.submit(live, actor, live.match.legal_actions(actor)[0])
+        await asyncio.sleep(0.05)  # the writers send what is queued
+        assert any('"patch"' in text for text in sent)  # the patches were made
+        gc.collect()
+        alive = sum(isinstance(o, Position) for o in gc.get_objects())
+        await hub.close()
+        return alive
+
+    assert asyncio.run(scenario()) <= 2

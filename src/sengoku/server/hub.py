@@ -201,6 +201,8 @@ class LiveMatch:
         legal actions, the log lines) and shared by every connection."""
         p = self._position
         if p is None or p.match is not self.match or p.number != self.number:
+            if p is not None:
+                p.retire()
             p = self._position = Position(self.match, self.number)
         return p
 
@@ -362,6 +364,18 @@ class Position:
         self._actions: dict[int, list[Any]] = {}
         self._legal: dict[int | None, list[dict[str, Any]]] = {}
         self._logs: dict[tuple[int | None, int], list[Any]] = {}
+
+    def retire(self) -> None:
+        """A later position took this one's place: it is only what connections were last
+        sent (a patch's base), so it lets go of what it made for later use, and of the
+        earlier positions its patches were made from (else every position of the match would
+        stay in memory, each holding on to the one before)."""
+        self._patches.clear()
+        self._memo.clear()
+        self._shared.clear()
+        self._actions.clear()
+        self._legal.clear()
+        self._logs.clear()
 
     def prepare(self, seats: Iterable[int | None]) -> None:
         """Make the views of ``seats`` not made yet, together (:meth:`Match.views`: what the
