@@ -12,6 +12,7 @@ import json
 import random
 import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
@@ -440,9 +441,19 @@ def test_a_served_match_left_idle_comes_back_to_its_clients(
     assert "Traceback" not in server.output(), server.output()[-3000:]
 
 
-def test_a_match_keeps_only_its_latest_positions(store: Store) -> None:
+def test_a_match_keeps_only_its_latest_positions(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """However long a match runs, its server keeps the position it shows and the one its
     clients were last sent (what their next patch applies to), not every earlier one."""
+    made: list[weakref.ref[Position]] = []
+    real_init = Position.__init__
+
+    def tracked(self: Position, match: Match, number: int) -> None:
+        real_init(self, match, number)
+        made.append(weakref.ref(self))
+
+    monkeypatch.setattr(Position, "__init__", tracked)
 
     async def scenario() -> int:
         hub = Hub(store, lambda: make_pool(1, False), "easy")
@@ -463,7 +474,8 @@ def test_a_match_keeps_only_its_latest_positions(store: Store) -> None:
         await asyncio.sleep(0.05)  # the writers send what is queued
         assert any('"patch"' in text for text in sent)  # the patches were made
         gc.collect()
-        alive = sum(isinstance(o, Position) for o in gc.get_objects())
+        alive = sum(ref() is not None for ref in made)
+        assert len(made) > 40
         await hub.close()
         return alive
 
