@@ -24,21 +24,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from scipy.stats import t as student_t
 from strength import tournament
-
-# Student's t at 97.5% for 1..30 degrees of freedom; 1.96 beyond.
-T975 = [12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26, 2.23, 2.20, 2.18, 2.16, 2.14,
-        2.13, 2.12, 2.11, 2.10, 2.09, 2.09, 2.08, 2.07, 2.07, 2.06, 2.06, 2.06, 2.05, 2.05,
-        2.05, 2.04]  # fmt: skip
 
 
 def t975(df: int) -> float:
-    """Student's t quantile for a two-sided 95% interval.
+    """Student's t quantile for a two-sided 95% interval with ``df`` degrees of freedom
+    (scipy's ``t.ppf``; 1.96, the normal's, only in the limit).
 
-    >>> t975(13), t975(100)
-    (2.16, 1.96)
+    >>> [round(t975(df), 3) for df in (13, 31, 60, 1000)]
+    [2.16, 2.04, 2.0, 1.962]
     """
-    return T975[df - 1] if df <= len(T975) else 1.96
+    return float(student_t.ppf(0.975, df))
 
 
 def main() -> None:

@@ -132,6 +132,35 @@ def test_agent_specs() -> None:
         ISMCTSAgent(1, iterations=None, time_limit=None)
 
 
+@pytest.mark.parametrize("name", ["shogun", "shitenno", "rising_sun"])  # they evaluate
+def test_a_playout_still_going_at_the_time_limit_is_cut_and_evaluated(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The time limit holds inside an iteration (a slow playout, a loaded machine): with a
+    clock that has passed the limit as soon as the search starts, the first playout stops at
+    its first look at the clock and is scored by the game's evaluation, not played out, and
+    no second iteration starts."""
+    import sengoku.ai.ismcts as ismcts
+
+    readings = iter([0.0])
+    monkeypatch.setattr(ismcts.time, "perf_counter", lambda: next(readings, 100.0))
+    game = get_game(name)
+    cut: list[bool] = []
+    real_evaluate = type(game).evaluate
+
+    def evaluate(self: Any, state: Any) -> Any:
+        cut.append(self.outcome(state) is None)
+        return real_evaluate(self, state)
+
+    monkeypatch.setattr(type(game), "evaluate", evaluate)
+    match = sengoku.new_match(name, 3, seed=2)
+    seat = match.to_act()[0]
+    agent = ISMCTSAgent(5, iterations=None, time_limit=1.0, playout="random")
+    chosen = agent.choose(match.view(seat), match.legal_actions(seat))
+    assert chosen in match.legal_actions(seat)
+    assert agent.last_iterations == 1 and cut == [True]
+
+
 def test_search_keeps_its_subtree_only_within_one_information_set() -> None:
     """Across a seat's own consecutive planning steps the subtree of the chosen step is reused;
     once the view is not the one expected (here another seat's planning progress, which is

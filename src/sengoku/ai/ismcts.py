@@ -36,6 +36,9 @@ from sengoku.core import Match, Outcome, determinize, get_game
 
 from .agents import Agent, heuristic_choice
 
+# A playout looks at the clock every this many actions (a few milliseconds of play at most).
+_CLOCK_STEPS = 16
+
 
 class Node:
     """One decision in the tree: its children by action, and its statistics."""
@@ -93,7 +96,10 @@ class ISMCTSAgent(Agent):
         iterations: iterations per decision (``None``: as many as ``time_limit`` allows);
             visits kept from the previous decision count towards it, down to a quarter.
         time_limit: at most this many seconds per decision (``None``: no limit): the search
-            stops before an iteration as long as the longest one so far would end past it.
+            stops before an iteration as long as the longest one so far would end past it,
+            and a playout still going at the time limit (a slow one, or a loaded machine) is
+            cut there and scored with the game's :meth:`~sengoku.core.Game.evaluate` (a game
+            without one plays it to the end).
         playout: ``"random"`` or ``"heuristic"`` (the game's :meth:`~sengoku.core.Game.policy`).
         depth: cut playouts after this many actions and score them with the game's
             :meth:`~sengoku.core.Game.evaluate` (``None``: play to the end).
@@ -161,6 +167,7 @@ class ISMCTSAgent(Agent):
         self.last_iterations = 0
         self.reused_visits = 0
         self._kept: tuple[dict[str, Any], Node] | None = None
+        self._deadline: float | None = None  # of the decision being searched
 
     def choose(self, view: dict[str, Any] | None, legal: Sequence[Any]) -> Any:
         """Search from ``view`` and return the most visited of ``legal``."""
@@ -183,6 +190,7 @@ class ISMCTSAgent(Agent):
         self.reused_visits = root.visits
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
+        self._deadline = deadline
         count = 0
         budget = self.iterations
         if budget is not None:  # visits kept from the last decision count towards it
@@ -315,9 +323,17 @@ class ISMCTSAgent(Agent):
         noise = self._noise
         weight = self.score_weight
         depth = self.depth
+        deadline = self._deadline
         state = match.state
         steps = 0
         while True:
+            if (
+                deadline is not None
+                and steps
+                and steps % _CLOCK_STEPS == 0
+                and time.perf_counter() >= deadline
+            ):
+                depth = steps  # out of time: scored here, as at a depth cut
             to_act = game.to_act(state)
             if not to_act:
                 outcome = game.outcome(state)
@@ -326,7 +342,7 @@ class ISMCTSAgent(Agent):
                 values = game.evaluate(state)
                 if values is not None:
                     return blend(values, game.estimate(state) if weight else None, weight)
-                depth = None  # the game has no evaluation: play to the end
+                depth = deadline = None  # the game has no evaluation: play to the end
             seat = to_act[0]
             legal = game.legal_actions(state, seat)
             action = None
