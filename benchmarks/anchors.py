@@ -40,38 +40,24 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 from open_spiel.python import games as _python_games  # noqa: E402, F401  (registers kuhn)
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from playouts import random_game  # noqa: E402
+from search_speed import decision_points  # noqa: E402
 
 import sengoku  # noqa: E402
 from sengoku.ai.ismcts import ISMCTSAgent  # noqa: E402
-from sengoku.core import Match, Rng, get_game  # noqa: E402
+from sengoku.core import Match, get_game  # noqa: E402
 from sengoku.envs import openspiel  # noqa: E402
 
 SPIEL_GAMES = ("hearts", "backgammon", "python_kuhn_poker")
-
-
-def ours_random(name: str, players: int) -> Callable[[int], int]:
-    """One random game of ours per call (seeded): returns its number of actions."""
-
-    def play(seed: int) -> int:
-        match = sengoku.new_match(name, players, seed=seed)
-        rng = Rng(seed)
-        actions = 0
-        while match.outcome() is None:
-            seat = rng.choice(match.to_act())
-            match.act(seat, rng.choice(match.legal_actions(seat)))
-            actions += 1
-        return actions
-
-    return play
 
 
 def spiel_random(name: str) -> Callable[[int], int]:
@@ -113,35 +99,10 @@ def interleaved(subjects: dict[str, Callable[[], float]], rounds: int) -> dict[s
     return {name: statistics.median(values) for name, values in results.items()}
 
 
-def decision_points(name: str, players: int, count: int, seed: int) -> list[tuple[int, Match]]:
-    """``count`` positions spread over one random game with more than one legal action:
-    (the number of actions before it, the match there)."""
-    match = sengoku.new_match(name, players, seed=seed)
-    rng = Rng(seed)
-    history: list[tuple[int, Any]] = []
-    while match.outcome() is None:
-        seat = rng.choice(match.to_act())
-        action = rng.choice(match.legal_actions(seat))
-        history.append((seat, action))
-        match.act(seat, action)
-    stride = max(1, len(history) // (count + 1))
-    points = []
-    for at in range(stride, len(history), stride):
-        replay = sengoku.new_match(name, players, seed=seed)
-        for seat, action in history[:at]:
-            replay.act(seat, action)
-        seat = replay.to_act()[0]
-        if len(replay.legal_actions(seat)) > 1:
-            points.append((at, replay))
-        if len(points) == count:
-            break
-    return points
-
-
-def ours_search_rate(points: list[tuple[int, Match]], seconds: float) -> float:
+def ours_search_rate(points: list[Match], seconds: float) -> float:
     """Our ISMCTS's iterations per CPU second over the decision points."""
     iterations, spent = 0, 0.0
-    for k, (_, match) in enumerate(points):
+    for k, match in enumerate(points):
         seat = match.to_act()[0]
         agent = ISMCTSAgent(k, iterations=None, time_limit=seconds, playout="random")
         begin = time.process_time()
@@ -190,16 +151,14 @@ def hearts_search_rate(simulations: int, searches: int) -> float:
     return simulations * done / spent
 
 
-def spiel_ismcts_rate(
-    name: str, players: int, points: list[tuple[int, Match]], simulations: int, seed: int
-) -> float:
+def spiel_ismcts_rate(name: str, players: int, points: list[Match], simulations: int) -> float:
     """OpenSpiel's Python IS-MCTS on our game through the adapter: simulations per CPU second
     of the searches for the first token of each decision point's action."""
     game = pyspiel.load_game(f"sengoku_{name}", {"players": players})
     spent, searches = 0.0, 0
-    for k, (_, match) in enumerate(points):
+    for k, match in enumerate(points):
         state = game.new_initial_state()
-        state.apply_action(seed % game.max_chance_outcomes())
+        state.apply_action(match.seed)  # the root's chance outcome is the match's seed
         play = state.play
         for seat, action in match.history:
             play.carry_out(seat, action)
@@ -244,7 +203,9 @@ def main() -> None:
         f"{getattr(pyspiel, '__version__', '?')}; {args.rounds} rounds of {args.seconds} CPU s"
     )
 
-    work = {f"{n} {counts[n]}p": ours_random(n, counts[n]) for n in ours}
+    work: dict[str, Callable[[int], int]] = {
+        f"{n} {counts[n]}p": (lambda seed, n=n: random_game(n, counts[n], seed, {})) for n in ours
+    }
     work.update({n: spiel_random(n) for n in SPIEL_GAMES})
     rates: dict[str, tuple[float, float]] = {}
     medians = interleaved(
@@ -262,7 +223,7 @@ def main() -> None:
             f"| {actions / kuhn:.2f} |"
         )
 
-    points = {n: decision_points(n, counts[n], args.points, 3) for n in ours}
+    points = {n: decision_points(n, counts[n], args.points) for n in ours}
     search = interleaved(
         {
             "hearts": lambda: hearts_search_rate(args.simulations, args.points),
@@ -289,7 +250,7 @@ def main() -> None:
         theirs = interleaved(
             {
                 "spiel": lambda n=n: spiel_ismcts_rate(
-                    n, counts[n], points[n], max(10, args.simulations // 4), 3
+                    n, counts[n], points[n], max(10, args.simulations // 4)
                 ),
                 "ours": lambda n=n: ours_search_rate(points[n], args.search),
             },
