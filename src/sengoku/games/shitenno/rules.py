@@ -84,19 +84,22 @@ KOKU_POINTS = DATA.setup.koku_points
 _PHASES = {p.name.lower(): p for p in Phase}
 
 
-def _requirement_names(province: int, top: int | None) -> tuple[str, ...]:
-    """The troops a province's next space needs (as ``Shitenno._requirement``: §3.1), by name
-    in troop order, with the troop ``top`` of the top tile of its stack (``None``: empty)."""
+def _need(province: int, top: int | None) -> tuple[int, int, int, int]:
+    """Troops needed for a province's next space, by troop: (N-1) of the province's type and
+    the troop ``top`` of its stack's top tile, or N of the province's type once the stack is
+    empty (``top`` ``None``; §3.1)."""
     need = [0, 0, 0, 0]
     need[P_BASE[province]] += P_NEED[province] - (top is not None)
     if top is not None:
         need[top] += 1
-    return tuple(TROOP_NAMES[t] for t in range(4) for _ in range(need[t]))
+    return (need[0], need[1], need[2], need[3])
 
 
-# by province and top troop: the view's "requirement" of every province, made once
+# by province and top troop: every requirement (§3.1), and as the view names it, made once
+_NEEDS = {(p, top): _need(p, top) for p in range(NPROV) for top in (None, 0, 1, 2, 3)}
 _REQUIREMENT_NAMES = {
-    (p, top): _requirement_names(p, top) for p in range(NPROV) for top in (None, 0, 1, 2, 3)
+    key: tuple(TROOP_NAMES[t] for t in range(4) for _ in range(need[t]))
+    for key, need in _NEEDS.items()
 }
 
 
@@ -362,17 +365,9 @@ class Shitenno(Game[State, ShitennoAction]):
         return [code % 3 for code in s.tiles[seat]]
 
     def _requirement(self, s: State, province: int) -> tuple[int, int, int, int]:
-        """Troops needed for the next space: (N-1) of the province's type + the top tile's
-        troop, or N of the province's type once the stack is empty (§3.1)."""
-        req = [0, 0, 0, 0]
-        need = P_NEED[province]
+        """Troops needed for the province's next space, by troop (:func:`_need`: §3.1)."""
         stack = s.stacks[province]
-        if stack:
-            req[P_BASE[province]] += need - 1
-            req[stack[-1] // 3] += 1
-        else:
-            req[P_BASE[province]] += need
-        return (req[0], req[1], req[2], req[3])
+        return _NEEDS[province, stack[-1] // 3 if stack else None]
 
     def _price(self, s: State, seat: int, province: int, space: int) -> int:
         """The koku price: the space value (§3.2), plus the title bonus under G16's alternative."""
