@@ -136,11 +136,13 @@ def test_diff_parts_is_diff(old: dict[str, Any], data: st.DataObject) -> None:
     if not isinstance(new, dict):
         return
     memo: dict[Any, Any] = {}
+    encoded: dict[int, Any] = {}  # shared between the documents, as a server's position does
     other = mutated(data, old)
     if isinstance(other, dict):
         diff_parts(old, parts(old), other, parts(other), memo=memo)
     for a, b in ((old, new), (new, old)):
         got = diff_parts(a, parts(a), b, parts(b), memo=memo)
+        assert parts(a, encoded) == parts(a) and parts(b, encoded) == parts(b)
         assert got == diff_parts(a, parts(a), b, parts(b))
         assert exact_equal(apply(a, got), b)
         expected = diff(a, b)

@@ -48,7 +48,7 @@ from .bots import bot_seed, decide
 from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, ChatLimit, chat_message, check_text
 from .commit import GroupCommit
 from .models import utcnow
-from .patch import diff_parts
+from .patch import diff_parts, parts
 from .store import Append, Seat, Store, StoredMatch, digest
 
 __all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError", "UndoDisabledError"]
@@ -264,8 +264,6 @@ class LiveMatch:
             text = _encode.encode(message).decode()
             if shared is not None:
                 shared[key] = text
-        else:
-            position.view(seat)  # what the next patch applies to
         conn.log_pos = self.match.log_length
         conn.sent_from = position
         return text
@@ -403,17 +401,7 @@ class Position:
         list that another seat's view shares (:meth:`prepare`) is encoded once."""
         found = self._parts.get(seat)
         if found is None:
-            found = {}
-            shared = self._shared
-            for key, value in self.view(seat).items():
-                if type(value) is dict or type(value) is list:
-                    known = shared.get(id(value))
-                    if known is None or known[0] is not value:
-                        known = shared[id(value)] = value, _encode.encode(value)
-                    found[key] = known[1]
-                else:
-                    found[key] = _encode.encode(value)
-            self._parts[seat] = found
+            found = self._parts[seat] = parts(self.view(seat), self._shared)
         return found
 
     def size(self, seat: int | None) -> int:

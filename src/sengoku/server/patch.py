@@ -129,13 +129,32 @@ def _diff_container(
         _replace_if_smaller(new, path, ops, first)
 
 
-def parts(doc: dict[str, Any]) -> dict[str, bytes]:
+def parts(
+    doc: dict[str, Any], encoded: dict[int, tuple[Any, bytes]] | None = None
+) -> dict[str, bytes]:
     """Each value of the JSON object ``doc`` as JSON text, by key (for :func:`diff_parts`).
+
+    ``encoded``, shared by several calls, keeps each dict or list value with its text, by
+    ``id``: a value that several documents share (the same object) is encoded once.
 
     >>> parts({"turn": 4, "hand": ["a", "b"]})
     {'turn': b'4', 'hand': b'["a","b"]'}
+    >>> hand, encoded = ["a"], {}
+    >>> parts({"hand": hand}, encoded)["hand"] is parts({"mine": hand}, encoded)["mine"]
+    True
     """
-    return {key: _encode(value) for key, value in doc.items()}
+    if encoded is None:
+        return {key: _encode(value) for key, value in doc.items()}
+    found = {}
+    for key, value in doc.items():
+        if type(value) is dict or type(value) is list:
+            known = encoded.get(id(value))
+            if known is None or known[0] is not value:  # kept with the value: its id stays its
+                known = encoded[id(value)] = value, _encode(value)
+            found[key] = known[1]
+        else:
+            found[key] = _encode(value)
+    return found
 
 
 def diff_parts(
