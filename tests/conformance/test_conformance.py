@@ -240,16 +240,21 @@ def test_views_made_together_are_each_seats_own_view(
     name: str, players: int, options: dict[str, Any]
 ) -> None:
     """``Match.views`` (what a server shows all seats with) gives, for seats in any order and
-    a spectator, each seat's own ``Match.view`` (made after it) as JSON text, key order
-    included."""
+    a spectator, each seat's own view as the game makes it alone (``Game.view``, made after
+    it) as JSON text, key order included, under the match's keys."""
     order: list[int | None] = [None, *range(players)]
+    game = get_game(name)
 
     def check(match: Match, step: int) -> None:
         if step % 3:
             return  # every third position, enough to meet every phase
         Rng(step).shuffle(order)
-        made = [json.dumps(v) for v in match.views(order)]
-        assert made == [json.dumps(match.view(s)) for s in order], f"step {step}"
+        made = match.views(order)
+        for seat, view in zip(order, made, strict=True):
+            assert list(view)[: len(VIEW_KEYS)] == list(VIEW_KEYS) and view["seat"] == seat
+            own = {k: v for k, v in view.items() if k not in VIEW_KEYS}
+            alone = game.view(match.state, seat)
+            assert json.dumps(own) == json.dumps(alone), f"step {step}, seat {seat}"
 
     random_walk(name, players, options, 2, check)
 

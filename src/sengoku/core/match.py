@@ -259,17 +259,7 @@ class Match:
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """All that ``seat`` may know as JSON-ready data; ``None`` gives a spectator's view."""
-        if seat is not None:
-            self._check_seat(seat)
-        view = {
-            "game": self.game.name,
-            "players": self.players,
-            "options": dict(self._options_json),
-            "seat": seat,
-            "to_act": self.to_act(),
-        }
-        view.update(self.game.view(self._state, seat))
-        return view
+        return self.views([seat])[0]
 
     def views(self, seats: Sequence[int | None]) -> list[dict[str, Any]]:
         """The :meth:`view` of each of ``seats`` (``None``: a spectator), made together: the
