@@ -67,7 +67,16 @@ def test_every_language_renders_the_whole_log_in_words(
         page.wait_for_function(
             "n => document.querySelectorAll('.log-lines li').length >= n", arg=10
         )
+        # the html's lang changes before the new catalogs arrive and the log is drawn again:
+        # wait (up to 10 s) for a log that is no longer the one drawn in the language before
+        before = english if lang != "en" else []
+        deadline = time.monotonic() + 10
         shown = lines.all_inner_texts()
+        while time.monotonic() < deadline and (
+            shown == before or (lang in SCRIPT and not all(SCRIPT[lang].search(x) for x in shown))
+        ):
+            time.sleep(0.1)
+            shown = lines.all_inner_texts()
         assert len(shown) >= 10
         for line in shown:
             assert "{" not in line and not KEY_IN_TEXT.search(line), (lang, line)
