@@ -40,6 +40,19 @@ HONOR_SEP = "rising_sun.sep.honor"
 SLASH_SEP = "rising_sun.sep.slash"
 SEMICOLON = "ui.sep.semicolon"
 
+# The terms are made once (they are immutable): a log line costs a lookup, not a new term.
+_PROVINCE_TERMS = tuple(Term(f"rising_sun.province.{name}") for name in PROVINCE_NAMES)
+_KAMI_TERMS = tuple(Term(f"rising_sun.kami.{name}") for name in KAMI_NAMES)
+_MANDATE_TERMS = tuple(Term(f"rising_sun.mandate.{name}") for name in MANDATE_NAMES)
+_ADVANTAGE_TERMS = tuple(Term(f"rising_sun.advantage.{name}") for name in ADVANTAGE_NAMES)
+_CARD_TERMS = tuple(Term(f"rising_sun.card.{name}") for name in CARD_NAMES)
+_CLAN_TERMS = {
+    (n, seat): Term(f"rising_sun.clan.{name}", seat)
+    for n, name in enumerate(CLAN_NAMES)
+    for seat in (None, *range(len(SEAT_NAMES)))
+}
+_KIND_TERMS = tuple(Term(f"rising_sun.kind.{name}") for name in KIND_NAMES)
+
 
 def log_line(key: str, **args: Arg) -> Message:
     """A log line's message: ``rising_sun.log.<key>``."""
@@ -58,7 +71,8 @@ def counted(key: str, n: int) -> str:
 
 def clan(number: int, seat: int | None = None) -> Term:
     """Clan ``number`` (an index into the clans), naming ``seat`` when given."""
-    return Term(f"rising_sun.clan.{CLAN_NAMES[number]}", seat)
+    got = _CLAN_TERMS.get((number, seat))
+    return got if got is not None else Term(f"rising_sun.clan.{CLAN_NAMES[number]}", seat)
 
 
 def seat_term(seat: int) -> Term:
@@ -67,24 +81,24 @@ def seat_term(seat: int) -> Term:
 
 
 def province(p: int) -> Term:
-    return Term(f"rising_sun.province.{PROVINCE_NAMES[p]}")
+    return _PROVINCE_TERMS[p]
 
 
 def kami(k: int) -> Term:
-    return Term(f"rising_sun.kami.{KAMI_NAMES[k]}")
+    return _KAMI_TERMS[k]
 
 
 def mandate(m: int) -> Term:
-    return Term(f"rising_sun.mandate.{MANDATE_NAMES[m]}")
+    return _MANDATE_TERMS[m]
 
 
 def advantage(a: int) -> Term:
-    return Term(f"rising_sun.advantage.{ADVANTAGE_NAMES[a]}")
+    return _ADVANTAGE_TERMS[a]
 
 
 def card(c: int) -> Term:
     """A Season card (by its index; copies share their name)."""
-    return Term(f"rising_sun.card.{CARD_NAMES[c]}")
+    return _CARD_TERMS[c]
 
 
 def card_named(name: str) -> Term:
@@ -102,7 +116,7 @@ def figure(what: int) -> Term:
     """A piece type as actions name it: a kind, or ``MONSTER_BASE`` + a Monster's card."""
     if what >= MONSTER_BASE:
         return card(what - MONSTER_BASE)
-    return Term(f"rising_sun.kind.{KIND_NAMES[what]}")
+    return _KIND_TERMS[what]
 
 
 def items(values: Sequence[Arg], sep: str = "ui.sep.comma") -> Items:

@@ -48,29 +48,36 @@ SEMICOLON = "ui.sep.semicolon"
 EFFECTS = tuple(e.name for e in DATA.bonus.effects)
 HATAMOTO = 3
 
+# The terms are made once (they are immutable): a log line costs a lookup, not a new term.
+_COLOUR_TERMS = tuple(Term(f"shitenno.colour.{c}", seat=s) for s, c in enumerate(COLOURS))
+_PROVINCE_TERMS = tuple(Term(f"shitenno.province_log.{name}") for name in PROVINCE_NAMES)
+_TITLE_TERMS = tuple(Term(f"shitenno.rank.{name}") for name in TITLE_NAMES)
+_TROOP_TERMS = tuple(Term(f"shitenno.troop.{name}") for name in TROOP_NAMES)
+_EFFECT_TERMS = tuple(Term(f"shitenno.effect.{name}") for name in EFFECTS)
+
 
 def colour(seat: int) -> Term:
     """A general, by his colour (shitenno.md §2.6)."""
-    return Term(f"shitenno.colour.{COLOURS[seat]}", seat=seat)
+    return _COLOUR_TERMS[seat]
 
 
 def province(p: int) -> Term:
-    return Term(f"shitenno.province_log.{PROVINCE_NAMES[p]}")
+    return _PROVINCE_TERMS[p]
 
 
 def title(t: int) -> Term:
     """A title, or the hierarchy tile that gives it (0 Daimyo ... 3 Hatamoto)."""
-    return Term(f"shitenno.rank.{TITLE_NAMES[t]}")
+    return _TITLE_TERMS[t]
 
 
 def troop(t: int) -> Term:
     """A troop type (0 Bushi, 1 Samurai, 2 Shinobi, 3 Sohei)."""
-    return Term(f"shitenno.troop.{TROOP_NAMES[t]}")
+    return _TROOP_TERMS[t]
 
 
 def effect(e: int) -> Term:
     """A bonus tile's effect (0 Exchange, 1 +1, 2 Draw)."""
-    return Term(f"shitenno.effect.{EFFECTS[e]}")
+    return _EFFECT_TERMS[e]
 
 
 def troop_card(kind: int) -> Term | Message:

@@ -36,7 +36,7 @@ A price of 5 koku from koku cards 3, 2, 2, 1 (no change is given):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from .data import KIND_UNITS
 
@@ -90,8 +90,8 @@ def _multisets(items: list[tuple[int, int]], size: int) -> list[tuple[int, ...]]
 
 def troop_payments(
     req: tuple[int, int, int, int],
-    hand_troops: list[int],
-    hand_koku: list[int],
+    hand_troops: Sequence[int],
+    hand_koku: Sequence[int],
     plus_avail: int,
     exch_avail: int,
     wild: int,
@@ -213,8 +213,8 @@ def _card_removable(
 
 def koku_payments(
     price: int,
-    hand_troops: list[int],
-    hand_koku: list[int],
+    hand_troops: Sequence[int],
+    hand_koku: Sequence[int],
     plus_avail: int,
     exch_avail: int,
     unit_rule: bool,
@@ -292,8 +292,8 @@ def _troop_removable(
 
 def can_pay_troops(
     req: tuple[int, int, int, int],
-    hand_troops: list[int],
-    hand_koku: list[int],
+    hand_troops: Sequence[int],
+    hand_koku: Sequence[int],
     plus_avail: int,
     exch_avail: int,
     wild: int,
@@ -338,8 +338,8 @@ def can_pay_troops(
 
 def can_pay_koku(
     price: int,
-    hand_troops: list[int],
-    hand_koku: list[int],
+    hand_troops: Sequence[int],
+    hand_koku: Sequence[int],
     plus_avail: int,
     exch_avail: int,
     unit_rule: bool,

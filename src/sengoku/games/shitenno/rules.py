@@ -8,6 +8,7 @@ option (:class:`~sengoku.games.shitenno.options.ShitennoOptions`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -101,6 +102,39 @@ _REQUIREMENT_NAMES = {
     key: tuple(TROOP_NAMES[t] for t in range(4) for _ in range(need[t]))
     for key, need in _NEEDS.items()
 }
+
+
+@lru_cache(maxsize=4096)
+def _placements(
+    province: int,
+    req: tuple[int, int, int, int],
+    price: int,
+    hand_troops: tuple[int, ...],
+    hand_koku: tuple[int, ...],
+    plus: int,
+    exch: int,
+    wild: int,
+    unit: bool,
+    mixed: bool,
+    combine: bool,
+) -> tuple[Place, ...]:
+    """The :class:`Place` actions of every exact payment (troops, then koku) of a space
+    needing ``req`` troops or ``price`` koku, from this hand and these tiles. Kept for the
+    hands and requirements met again (a search meets the same ones over and over; the
+    actions are immutable, so they are shared)."""
+    troops = [
+        Place(province, False, cards, kokus, pl, ex, w)
+        for cards, kokus, pl, ex, w in troop_payments(
+            req, hand_troops, hand_koku, plus, exch, wild, unit, mixed, combine
+        )
+    ]
+    koku = [
+        Place(province, True, cards, kokus, pl, ex, False)
+        for cards, kokus, pl, ex in koku_payments(
+            price, hand_troops, hand_koku, plus, exch, unit, combine
+        )
+    ]
+    return (*troops, *koku)
 
 
 def _troop_deck(options: ShitennoOptions) -> list[int]:
@@ -429,30 +463,21 @@ class Shitenno(Game[State, ShitennoAction]):
         """Every exact payment for the next space of province ``p`` (second step)."""
         opts = s.options
         plus, exch, wild = self._payment_means(s, seat)
-        unit = opts.exchange_rule is ExchangeRule.UNIT
-        hand_t, hand_k = s.hand_troops[seat], s.hand_koku[seat]
-        acts: list[ShitennoAction] = [
-            Place(p, False, cards, kokus, pl, ex, w)
-            for cards, kokus, pl, ex, w in troop_payments(
+        return list(
+            _placements(
+                p,
                 self._requirement(s, p),
-                hand_t,
-                hand_k,
+                self._price(s, seat, p, self._free_space(s, p)),
+                tuple(s.hand_troops[seat]),
+                tuple(s.hand_koku[seat]),
                 plus,
                 exch,
                 wild,
-                unit,
+                opts.exchange_rule is ExchangeRule.UNIT,
                 opts.mixed_payments,
                 opts.combine_bonus_tiles,
             )
-        ]
-        price = self._price(s, seat, p, self._free_space(s, p))
-        acts += [
-            Place(p, True, cards, kokus, pl, ex, False)
-            for cards, kokus, pl, ex in koku_payments(
-                price, hand_t, hand_k, plus, exch, unit, opts.combine_bonus_tiles
-            )
-        ]
-        return acts
+        )
 
     def _simple_kamons(self, s: State, seat: int) -> list[int]:
         return [i for i, v in enumerate(s.board) if v == seat]

@@ -43,24 +43,31 @@ CATALOG = catalog("shogun")
 COMMA = "ui.sep.comma"
 SEMICOLON = "ui.sep.semicolon"
 
+# The terms are made once (they are immutable): a log line costs a lookup, not a new term.
+_COLOUR_TERMS = tuple(Term(f"shogun.colour.{c}", seat=s) for s, c in enumerate(COLOURS))
+_PROVINCE_TERMS = tuple(Term(f"shogun.province.{name}") for name in _D.names)
+_CARD_TERMS = tuple(Term(f"shogun.card.{a}") for a in ACTIONS)
+_SPACE_TERMS = tuple(Term(f"shogun.space.{a}") for a in ACTIONS)
+_BUILDING_TERMS = tuple(Term(f"shogun.building_log.{b}") for b in BUILDINGS)
+
 
 def colour(seat: int) -> Term:
     """A seat, by its colour (shogun.md §2)."""
-    return Term(f"shogun.colour.{COLOURS[seat]}", seat=seat)
+    return _COLOUR_TERMS[seat]
 
 
 def province(p: int) -> Term:
-    return Term(f"shogun.province.{_D.names[p]}")
+    return _PROVINCE_TERMS[p]
 
 
 def action_card(a: int) -> Term:
     """An action card (``a`` in 0..9, the player-board order) by its title."""
-    return Term(f"shogun.card.{ACTIONS[a]}")
+    return _CARD_TERMS[a]
 
 
 def space(a: int) -> Term:
     """An action space of the planning board by its short name."""
-    return Term(f"shogun.space.{ACTIONS[a]}")
+    return _SPACE_TERMS[a]
 
 
 def event(ev: int) -> Term:
@@ -75,7 +82,7 @@ def special(card: int) -> Term:
 
 def building(i: int) -> Term:
     """A building (0 castle, 1 temple, 2 No theatre)."""
-    return Term(f"shogun.building_log.{BUILDINGS[i]}")
+    return _BUILDING_TERMS[i]
 
 
 def entry(e: int) -> Term:
