@@ -159,6 +159,31 @@ class Facts:
         self.worth = worth
 
 
+_FACTS: dict[tuple[object, ...], Facts] = {}
+
+
+def _facts(s: State, seat: int) -> Facts:
+    """:class:`Facts` of ``seat``, kept while nothing they read moves (the eleven planning
+    steps of a season, a seat's marches and its answers to one battle read the same)."""
+    key = (
+        seat,
+        s.board,
+        s.options.years,
+        s.year,
+        s.season,
+        s.phase == OVER,
+        tuple(s.owner),
+        tuple(s.armies),
+        tuple(s.bld),
+    )
+    got = _FACTS.get(key)
+    if got is None:
+        if len(_FACTS) > 256:
+            _FACTS.clear()
+        got = _FACTS[key] = Facts(s, seat)
+    return got
+
+
 def _prov_value(s: State, f: Facts, t: int) -> float:
     """What taking province ``t`` is worth to the attacker (its VP, and the loser's loss)."""
     base = f.winters * (1 + POP[s.bld[t]]) + 0.3 * max(0, f.winters * 3 - 1 - s.season)
@@ -378,11 +403,11 @@ def _plan_choice(s: State, f: Facts, seat: int, legal: Sequence[ShogunAction]) -
     if n >= 10:
         return _bid_choice(s, f, seat, legal, provs, spent, blanks)
     full = _cached_table(s, f, seat)
-    rows = [[row[j] for j in keep] for row in full]
+    # the spaces still to plan (rows of the spaces planned already are never read)
+    rows: list[list[float]] = [[] for _ in range(n)]
+    rows += [[row[j] for j in keep] for row in full[n:]]
     budget = s.money[seat] - _intended_bid(s, f, seat) - spent
-    cands = [
-        (rows[sp][i], -sp, i) for sp in range(n, 10) for i in range(len(provs)) if rows[sp][i] > 0
-    ]
+    cands = [(v, -sp, i) for sp in range(n, 10) for i, v in enumerate(rows[sp]) if v > 0]
     cands.sort(reverse=True)  # earlier spaces first among equals (battle A before B)
     assigned: dict[int, int] = {}
     taken: set[int] = set()
@@ -610,7 +635,7 @@ def policy(state: State, seat: int, legal: Sequence[ShogunAction], rng: Rng) -> 
         return _revolt_choice(s, legal)
     if isinstance(first, (Draft, TakeTop)):
         return _draft_choice(s, seat, legal)
-    f = Facts(s, seat)
+    f = _facts(s, seat)
     if s.phase == PLAN or isinstance(first, (Plan, Bid)):
         return _plan_choice(s, f, seat, legal)
     if s.phase == POSITION or isinstance(first, TakePosition):

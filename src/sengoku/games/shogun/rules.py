@@ -634,6 +634,12 @@ def _apply_draft(s: State, rng: Rng, seat: int, action: Draft, log: list[LogEntr
 # ====================================================================== planning
 
 
+#: Every planning choice, made once (actions are immutable): ``_PLANS[space][card]``, a
+#: province card by its number, a blank or nothing at ``BLANK`` and ``EMPTY`` (from the end).
+_PLANS = tuple(tuple(Plan(sp, p) for p in (*range(N), EMPTY, BLANK)) for sp in range(10))
+assert all(row[BLANK].card == BLANK and row[EMPTY].card == EMPTY for row in _PLANS)
+
+
 def _plan_options(s: State, seat: int) -> list[Plan | Bid]:
     """Rules §4.3: one card per space; a province at most once; cover all spaces if possible."""
     n = s.plan_n[seat]
@@ -648,11 +654,12 @@ def _plan_options(s: State, seat: int) -> list[Plan | Bid]:
             blanks += 1
     provs = [p for p in s.hand[seat] if p not in usedset]
     if n < 10:
-        opts: list[Plan | Bid] = [Plan(n, p) for p in provs]
+        plans = _PLANS[n]
+        opts: list[Plan | Bid] = [plans[p] for p in provs]
         if blanks < 5:
-            opts.append(Plan(n, BLANK))
+            opts.append(plans[BLANK])
         if len(provs) + 5 - blanks < 11 - n:
-            opts.append(Plan(n, EMPTY))
+            opts.append(plans[EMPTY])
         return opts
     bids: list[Plan | Bid] = []
     if blanks < 5:
