@@ -164,15 +164,26 @@ def troop_payments(
         return _covers(st, p, e, w)
 
     w_options = (1,) if wild == 1 else (0, 1) if wild == 2 else (0,)
+    w_top = w_options[-1]
     out: list[TroopPayment] = []
     for kokus in koku_sets:
         for cards in troop_sets:
             if len(cards) + len(kokus) > n or not (cards or kokus):
                 continue
             st = stats(cards, kokus)
+            top_p = min(plus_avail, st[1] + min(exch_avail, st[4]))
+            top_e = min(exch_avail, st[2] + st[4])
+            # feasibility only grows with tiles and the wild troop: short even with all of
+            # them, these cards pay in no way
+            if not (
+                _covers(st, top_p, top_e, w_top)
+                if combine
+                else _covers(st, min(top_p, 1), 0, w_top) or _covers(st, 0, min(top_e, 1), w_top)
+            ):
+                continue
             for w in w_options:
-                for p in range(min(plus_avail, st[1] + min(exch_avail, st[4])) + 1):
-                    for e in range(min(exch_avail, st[2] + st[4]) + 1):
+                for p in range(top_p + 1):
+                    for e in range(top_e + 1):
                         if (not combine and p + e > 1) or not ok(st, p, e, w):
                             continue
                         if (p and ok(st, p - 1, e, w)) or (e and ok(st, p, e - 1, w)):
