@@ -63,7 +63,6 @@ class Match:
         "_options_json",
         "_rng",
         "_state",
-        "_waiting",
         "game",
         "options",
         "players",
@@ -95,7 +94,6 @@ class Match:
         self._history: list[tuple[int, Any]] = []
         self._log: list[LogEntry] = []
         self._legal: dict[int, list[Any]] = {}
-        self._waiting: list[int] | None = None  # to_act of this position, once worked out
 
     # -- creating ------------------------------------------------------------------------
 
@@ -190,17 +188,13 @@ class Match:
         twin._history = self._history.copy()
         twin._log = self._log.copy()
         twin._legal = dict(self._legal)  # the lists are never changed, only replaced
-        twin._waiting = self._waiting
         return twin
 
     # -- playing -------------------------------------------------------------------------
 
     def to_act(self) -> list[int]:
         """The seats that may act now: several in a secret simultaneous choice, none at the end."""
-        waiting = self._waiting
-        if waiting is None:
-            waiting = self._waiting = self.game.to_act(self._state)
-        return list(waiting)
+        return self.game.to_act(self._state)
 
     def legal_actions(self, seat: int) -> list[Any]:
         """Every legal action of ``seat`` now; ``[]`` when it may not act."""
@@ -208,7 +202,7 @@ class Match:
         legal = self._legal.get(seat)
         if legal is None:
             legal = self._legal[seat] = (
-                self.game.legal_actions(self._state, seat) if seat in self._seats_to_act() else []
+                self.game.legal_actions(self._state, seat) if seat in self.to_act() else []
             )
         return list(legal)
 
@@ -238,7 +232,6 @@ class Match:
         if entries:
             self._log.extend(entries)
         self._legal.clear()
-        self._waiting = None
 
     def act_all(self, seat: int, actions: Iterable[Any]) -> None:
         """Carry out several actions of one seat as a whole: all of them, or (on an error) none."""
@@ -247,7 +240,6 @@ class Match:
             trial.act(seat, action)
         self._state, self._rng = trial._state, trial._rng
         self._history, self._log, self._legal = trial._history, trial._log, {}
-        self._waiting = None
 
     def parse_action(self, seat: int, text: str) -> Any:
         """Read ``text`` as the notation of one of ``seat``'s legal actions."""
@@ -408,7 +400,6 @@ class Match:
         action = self._history[index][1]
         self._state, self._rng = without._state, without._rng
         self._history, self._log, self._legal = without._history, without._log, {}
-        self._waiting = None
         return index, action
 
     def replayed(self, count: int) -> Match:
@@ -480,7 +471,6 @@ class Match:
         self._history.append((seat, action))
         self._log.extend(entries)
         self._legal.clear()
-        self._waiting = None
         return entries
 
     def _action_refusal(
@@ -558,13 +548,6 @@ class Match:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _seats_to_act(self) -> list[int]:
-        # to_act without the copy, for reading only
-        waiting = self._waiting
-        if waiting is None:
-            waiting = self._waiting = self.game.to_act(self._state)
-        return waiting
-
     def _check_seat(self, seat: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalActionError(
@@ -576,7 +559,7 @@ class Match:
         legal = self._legal.get(seat)
         if legal is not None and legal:
             return legal
-        waiting = self._seats_to_act()
+        waiting = self.to_act()
         if seat not in waiting:
             if not waiting:
                 reason = "the game is over"
