@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from sengoku.core import Rng
 
@@ -159,13 +160,24 @@ class Facts:
         self.worth = worth
 
 
+T = TypeVar("T")
+
 _FACTS: dict[tuple[object, ...], Facts] = {}
 
 
-def _facts(s: State, seat: int) -> Facts:
-    """:class:`Facts` of ``seat``, kept while nothing they read moves (the eleven planning
-    steps of a season, a seat's marches and its answers to one battle read the same)."""
-    key = (
+def _kept(cache: dict[tuple[object, ...], T], key: tuple[object, ...], make: Callable[[], T]) -> T:
+    """``cache[key]``, made by ``make`` when missing (the cache is emptied past 256 keys)."""
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > 256:
+            cache.clear()
+        got = cache[key] = make()
+    return got
+
+
+def _board_key(s: State, seat: int) -> tuple[object, ...]:
+    """What :class:`Facts` read: the seat, the board and the time left."""
+    return (
         seat,
         s.board,
         s.options.years,
@@ -176,12 +188,12 @@ def _facts(s: State, seat: int) -> Facts:
         tuple(s.armies),
         tuple(s.bld),
     )
-    got = _FACTS.get(key)
-    if got is None:
-        if len(_FACTS) > 256:
-            _FACTS.clear()
-        got = _FACTS[key] = Facts(s, seat)
-    return got
+
+
+def _facts(s: State, seat: int) -> Facts:
+    """:class:`Facts` of ``seat``, kept while nothing they read moves (the eleven planning
+    steps of a season, a seat's marches and its answers to one battle read the same)."""
+    return _kept(_FACTS, _board_key(s, seat), lambda: Facts(s, seat))
 
 
 def _prov_value(s: State, f: Facts, t: int) -> float:
@@ -305,29 +317,17 @@ _TABLES: dict[tuple[object, ...], list[list[float]]] = {}
 def _cached_table(s: State, f: Facts, seat: int) -> list[list[float]]:
     """:func:`_table` for the whole hand, kept while ``seat`` plans (nothing public moves)."""
     key = (
-        seat,
-        s.board,
-        s.options.years,
-        s.year,
-        s.season,
+        *_board_key(s, seat),
         s.event,
         s.money[seat],
         s.rice[seat],
         tuple(s.hand[seat]),
-        tuple(s.owner),
-        tuple(s.armies),
-        tuple(s.bld),
         tuple(s.markers),
         tuple(s.bsupply),
         tuple(s.year_events),
         tuple(s.season_events),
     )
-    rows = _TABLES.get(key)
-    if rows is None:
-        if len(_TABLES) > 256:
-            _TABLES.clear()
-        rows = _TABLES[key] = _table(s, f, seat, s.hand[seat])
-    return rows
+    return _kept(_TABLES, key, lambda: _table(s, f, seat, s.hand[seat]))
 
 
 def _table(s: State, f: Facts, seat: int, provs: Sequence[int]) -> list[list[float]]:
