@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, os.environ.get("SENGOKU_SRC", str(ROOT / "src")))  # or a compiled build
 
 import sengoku  # noqa: E402
 from sengoku.core import ActionSpace, Rng, get_game  # noqa: E402

@@ -33,6 +33,7 @@ OpenSpiel (``open-spiel``, in the ``research`` and ``dev`` extras) must be insta
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
@@ -42,7 +43,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, os.environ.get("SENGOKU_SRC", str(ROOT / "src")))  # or a compiled build
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402

@@ -15,13 +15,14 @@ interval, and each side's mean CPU time and searches per decision.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, os.environ.get("SENGOKU_SRC", str(ROOT / "src")))  # or a compiled build
 
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402

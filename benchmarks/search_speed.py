@@ -9,13 +9,14 @@ Rates are also given as a ratio to the calibration loop of ``playouts.py``.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, os.environ.get("SENGOKU_SRC", str(ROOT / "src")))  # or a compiled build
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from playouts import calibration  # noqa: E402

@@ -401,7 +401,7 @@ def card_value(s: State, seat: int, c: int) -> float:
         if s.owner[f] == seat and s.kind[f] == BUSHI and 0 <= s.loc[f] < 8
     )
     if card.type == "monster":
-        force: float = prm.get("force", card.force) if e == "lowest_honor_force" else card.force
+        force = float(prm.get("force", card.force) if e == "lowest_honor_force" else card.force)
         if e == "lowest_honor_force" and honor.rank(s, seat) < s.players - 2:
             force = (force + card.force) / 2
         value = FIGURE_VP + 1.1 * force * wars
