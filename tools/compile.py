@@ -45,6 +45,7 @@ COMPILED = (
 LEFT_AS_PYTHON = (
     "core/__init__.py",
     "core/game.py",
+    "core/match.py",
     "core/options.py",
     "core/registry.py",
     "games/*/options.py",

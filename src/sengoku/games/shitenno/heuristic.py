@@ -246,7 +246,7 @@ def _cards_value(troops: list[int], koku: list[int], uv: list[float]) -> float:
     for k in range(NKINDS):
         c = troops[k]
         if c:
-            value += c * sum(uv[t] for t in KIND_UNITS[k])
+            value += c * sum((uv[t] for t in KIND_UNITS[k]), 0.0)
     return value + KOKU_POINTS * (koku[1] + 2 * koku[2] + 3 * koku[3])
 
 
