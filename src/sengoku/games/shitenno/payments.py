@@ -37,16 +37,21 @@ A price of 5 koku from koku cards 3, 2, 2, 1 (no change is given):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from .data import KIND_UNITS
 
 __all__ = [
     "KokuPayment",
+    "Purse",
     "TroopPayment",
     "can_pay_koku",
     "can_pay_troops",
+    "koku_payable",
     "koku_payments",
+    "purse",
     "troop_payments",
+    "troops_payable",
 ]
 
 TroopPayment = tuple[tuple[int, ...], tuple[int, ...], int, int, bool]
@@ -301,6 +306,41 @@ def _troop_removable(
     return False
 
 
+class Purse(NamedTuple):
+    """What a hand brings to any payment, worked out once for every province it may pay."""
+
+    symbols: tuple[int, int, int, int]  #: troop symbols of each type on the troop cards
+    printed: int  #: bit ``t`` set when a troop card printing type ``t`` is in hand
+    units: int  #: troop symbols in all
+    koku_cards: int  #: koku cards
+    koku: int  #: the koku cards' worth
+    exchangeable: int  #: what Exchanges may turn into koku: troop units, or cards (card rule)
+
+
+def purse(hand_troops: Sequence[int], hand_koku: Sequence[int], unit_rule: bool) -> Purse:
+    """The :class:`Purse` of a hand: troop cards by kind, koku cards by value (index 1..3)."""
+    u = [0, 0, 0, 0]
+    present = 0
+    units = 0
+    cards = 0
+    for k in _KINDS:
+        c = hand_troops[k]
+        if c:
+            cards += c
+            for t in KIND_UNITS[k]:
+                u[t] += c
+                units += c
+                present |= 1 << t
+    return Purse(
+        (u[0], u[1], u[2], u[3]),
+        present,
+        units,
+        hand_koku[1] + hand_koku[2] + hand_koku[3],
+        hand_koku[1] + 2 * hand_koku[2] + 3 * hand_koku[3],
+        units if unit_rule else cards,
+    )
+
+
 def can_pay_troops(
     req: tuple[int, int, int, int],
     hand_troops: Sequence[int],
@@ -314,37 +354,40 @@ def can_pay_troops(
 ) -> bool:
     """Whether :func:`troop_payments` would find any payment (cheaper: feasibility is
     monotone, so the whole hand with every tile decides it)."""
-    u = [0, 0, 0, 0]
-    present = 0
-    units = 0
-    for k in _KINDS:
-        c = hand_troops[k]
-        if c:
-            for t in KIND_UNITS[k]:
-                u[t] += c
-                units += c
-                present |= 1 << t
-    n = req[0] + req[1] + req[2] + req[3]
+    hand = purse(hand_troops, hand_koku, unit_rule)
+    return troops_payable(req, hand, plus_avail, exch_avail, wild, unit_rule, mixed, combine)
+
+
+def troops_payable(
+    req: tuple[int, int, int, int],
+    hand: Purse,
+    plus_avail: int,
+    exch_avail: int,
+    wild: int,
+    unit_rule: bool,
+    mixed: bool,
+    combine: bool,
+) -> bool:
+    """:func:`can_pay_troops` of a hand's :class:`Purse`."""
+    u = hand.symbols
+    present = hand.printed
     matched = plusable = 0
     for t in range(4):
         m = u[t] if u[t] < req[t] else req[t]
         matched += m
         if present >> t & 1:
             plusable += req[t] - m
-    cards = hand_koku[1] + hand_koku[2] + hand_koku[3]
-    kunits = hand_koku[1] + 2 * hand_koku[2] + 3 * hand_koku[3]
+    units = hand.units
     if mixed:
-        conv, free = (units - matched if unit_rule else 0), cards
+        conv, free = (units - matched if unit_rule else 0), hand.koku_cards
     else:
-        conv, free = (units - matched + kunits if unit_rule else cards), 0
+        conv, free = (units - matched + hand.koku if unit_rule else hand.koku_cards), 0
     w = 1 if wild else 0
+    n = req[0] + req[1] + req[2] + req[3]
     st = (n - matched, plusable, conv, free, matched if unit_rule else 0)
-    tries = (
-        [(plus_avail, exch_avail)]
-        if combine
-        else [(min(plus_avail, 1), 0), (0, min(exch_avail, 1))]
-    )
-    return any(_covers(st, p, e, w) for p, e in tries)
+    if combine:
+        return _covers(st, plus_avail, exch_avail, w)
+    return _covers(st, min(plus_avail, 1), 0, w) or _covers(st, 0, min(exch_avail, 1), w)
 
 
 def can_pay_koku(
@@ -357,12 +400,15 @@ def can_pay_koku(
     combine: bool,
 ) -> bool:
     """Whether :func:`koku_payments` would find any payment."""
-    total = hand_koku[1] + 2 * hand_koku[2] + 3 * hand_koku[3]
-    has_koku = total > 0
-    tconv = sum(hand_troops[k] * (len(KIND_UNITS[k]) if unit_rule else 1) for k in _KINDS)
-    tries = (
-        [(plus_avail, exch_avail)]
-        if combine
-        else [(min(plus_avail, 1), 0), (0, min(exch_avail, 1))]
-    )
-    return any(total + (p if has_koku else 0) + min(e, tconv) >= price for p, e in tries)
+    hand = purse(hand_troops, hand_koku, unit_rule)
+    return koku_payable(price, hand, plus_avail, exch_avail, combine)
+
+
+def koku_payable(price: int, hand: Purse, plus_avail: int, exch_avail: int, combine: bool) -> bool:
+    """:func:`can_pay_koku` of a hand's :class:`Purse`."""
+    total = hand.koku
+    plus = plus_avail if total > 0 else 0
+    tconv = hand.exchangeable
+    if combine:
+        return total + plus + min(exch_avail, tconv) >= price
+    return total + min(plus, 1) >= price or total + min(exch_avail, 1, tconv) >= price

@@ -63,7 +63,7 @@ from .messages import (
     troop_card,
 )
 from .options import ExchangeRule, Reshuffle, SenseiTiming, ShitennoOptions, TieBreak
-from .payments import can_pay_koku, can_pay_troops, koku_payments, troop_payments
+from .payments import koku_payable, koku_payments, purse, troop_payments, troops_payable
 from .state import EMPTY, GOLDEN, NO_TITLE, Phase, State
 
 __all__ = ["Shitenno"]
@@ -98,6 +98,8 @@ def _need(province: int, top: int | None) -> tuple[int, int, int, int]:
 
 # by province and top troop: every requirement (§3.1), and as the view names it, made once
 _NEEDS = {(p, top): _need(p, top) for p in range(NPROV) for top in (None, 0, 1, 2, 3)}
+#: The first step of a placement in each province, made once (actions are immutable).
+_TARGETS = tuple(Target(p) for p in range(NPROV))
 _REQUIREMENT_NAMES = {
     key: tuple(TROOP_NAMES[t] for t in range(4) for _ in range(need[t]))
     for key, need in _NEEDS.items()
@@ -427,36 +429,22 @@ class Shitenno(Game[State, ShitennoAction]):
         return -1
 
     def _targets(self, s: State, seat: int) -> list[ShitennoAction]:
-        """The provinces with a free space that the seat can pay for (first step)."""
+        """The provinces with a free space that the seat can pay for (first step); the hand
+        is summed up once (its :class:`~.payments.Purse`) for every province."""
         opts = s.options
         plus, exch, wild = self._payment_means(s, seat)
         unit = opts.exchange_rule is ExchangeRule.UNIT
-        hand_t, hand_k = s.hand_troops[seat], s.hand_koku[seat]
+        mixed, combine = opts.mixed_payments, opts.combine_bonus_tiles
+        hand = purse(s.hand_troops[seat], s.hand_koku[seat], unit)
         acts: list[ShitennoAction] = []
         for p in range(NPROV):
             space = self._free_space(s, p)
             if space < 0:
                 continue
-            if can_pay_troops(
-                self._requirement(s, p),
-                hand_t,
-                hand_k,
-                plus,
-                exch,
-                wild,
-                unit,
-                opts.mixed_payments,
-                opts.combine_bonus_tiles,
-            ) or can_pay_koku(
-                self._price(s, seat, p, space),
-                hand_t,
-                hand_k,
-                plus,
-                exch,
-                unit,
-                opts.combine_bonus_tiles,
-            ):
-                acts.append(Target(p))
+            if troops_payable(
+                self._requirement(s, p), hand, plus, exch, wild, unit, mixed, combine
+            ) or koku_payable(self._price(s, seat, p, space), hand, plus, exch, combine):
+                acts.append(_TARGETS[p])
         return acts
 
     def _payments(self, s: State, seat: int, p: int) -> list[ShitennoAction]:
