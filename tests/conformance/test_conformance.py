@@ -134,6 +134,7 @@ def test_random_games_reach_an_outcome(
                 assert len(set(notations)) == len(notations), f"notations repeat: {notations}"
             else:
                 assert legal == []
+                assert match.game.legal_actions(match.state, seat) == []
 
     match = random_walk(name, players, options, seed, check)
     outcome = match.outcome()

@@ -200,10 +200,8 @@ class Match:
         """Every legal action of ``seat`` now; ``[]`` when it may not act."""
         self._check_seat(seat)
         legal = self._legal.get(seat)
-        if legal is None:
-            legal = self._legal[seat] = (
-                self.game.legal_actions(self._state, seat) if seat in self.to_act() else []
-            )
+        if legal is None:  # a seat that may not act has none (Game.legal_actions)
+            legal = self._legal[seat] = self.game.legal_actions(self._state, seat)
         return list(legal)
 
     def act(self, seat: int, action: Any) -> None:
