@@ -133,37 +133,36 @@ def troop_payments(
     koku_items = [(v, hand_koku[v]) for v in (3, 2, 1) if hand_koku[v]] if koku_cap else []
     koku_sets = _multisets(koku_items, koku_cap)
 
-    stats_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], _Stats] = {}
+    # what a set of troop cards brings, worked out once per set: (matched, plusable, units)
+    card_cache: dict[tuple[int, ...], tuple[int, int, int]] = {}
 
     def stats(cards: tuple[int, ...], kokus: tuple[int, ...]) -> _Stats:
-        key = (cards, kokus)
-        got = stats_cache.get(key)
-        if got is not None:
-            return got
-        u = [0, 0, 0, 0]
-        units = 0
-        present = 0
-        for k in cards:
-            for t in KIND_UNITS[k]:
-                u[t] += 1
-                units += 1
-                present |= 1 << t
-        matched = 0
-        plusable = 0
-        for t in range(4):
-            m = u[t] if u[t] < req[t] else req[t]
-            matched += m
-            if present >> t & 1:
-                plusable += req[t] - m
+        got = card_cache.get(cards)
+        if got is None:
+            u = [0, 0, 0, 0]
+            units = 0
+            present = 0
+            for k in cards:
+                for t in KIND_UNITS[k]:
+                    u[t] += 1
+                    units += 1
+                    present |= 1 << t
+            matched = 0
+            plusable = 0
+            for t in range(4):
+                m = u[t] if u[t] < req[t] else req[t]
+                matched += m
+                if present >> t & 1:
+                    plusable += req[t] - m
+            got = card_cache[cards] = (matched, plusable, units)
+        matched, plusable, units = got
         if mixed:
             conv = units - matched if unit_rule else 0
             free = len(kokus)
         else:
             conv = (units - matched + sum(kokus)) if unit_rule else len(kokus)
             free = 0
-        got = (n - matched, plusable, conv, free, matched if unit_rule else 0)
-        stats_cache[key] = got
-        return got
+        return (n - matched, plusable, conv, free, matched if unit_rule else 0)
 
     def ok(st: _Stats, p: int, e: int, w: int) -> bool:
         return _covers(st, p, e, w)
