@@ -5,6 +5,10 @@ Run ``python benchmarks/anchors.py`` (about two minutes), or for example::
     python benchmarks/anchors.py --seconds 2 --rounds 3 --players 4
     python benchmarks/anchors.py --game shitenno --skip-ismcts
 
+``SENGOKU_SRC=build/compiled python benchmarks/anchors.py`` measures the compiled build
+(``tools/compile.py``) instead of the package under ``src/``; each run compares with OpenSpiel
+in its own process, so the ratios of the two runs compare.
+
 Three tables, every figure CPU time (``time.process_time``) on one core, each subject timed in
 turns with the others (``--rounds`` rounds of ``--seconds`` each, so a machine that slows down
 meanwhile slows them all), medians over the rounds:
@@ -199,9 +203,15 @@ def main() -> None:
         else get_game(n).player_counts[-1]
         for n in ours
     }
+    build = (
+        "pure Python"
+        if sengoku.core.rng.__file__.endswith(".py")
+        else "compiled (tools/compile.py)"
+    )
     print(
         f"CPython {platform.python_version()}, {platform.machine()}; pyspiel "
-        f"{getattr(pyspiel, '__version__', '?')}; {args.rounds} rounds of {args.seconds} CPU s"
+        f"{getattr(pyspiel, '__version__', '?')}; {args.rounds} rounds of {args.seconds} CPU s; "
+        f"sengoku {build} from {Path(sengoku.__file__).parent}"
     )
 
     work: dict[str, Callable[[int], int]] = {
