@@ -221,8 +221,6 @@ def forces(s: State, p: int, war: bool, among: list[int] | None = None) -> list[
 def forces_here(s: State, here: list[int], war: bool, among: list[int] | None = None) -> list[int]:
     """Each seat's Force from the pieces ``here`` (all of one province, as :func:`at` lists
     them); ``among`` as for :func:`force_of`, by default the seats present."""
-    if among is None:
-        among = present_here(s, here)
     out = [0] * s.players
     kind = s.kind
     owner = s.owner
@@ -238,7 +236,9 @@ def forces_here(s: State, here: list[int], war: bool, among: list[int] | None = 
                 b = bushi[o] = _bushi_force(s, o, war, s.loc[f])
             out[o] += b
         else:
-            out[o] += force_of(s, f, among, war)
+            if among is None and k == MONSTER:  # only a Monster's Force may depend on them
+                among = present_here(s, here)
+            out[o] += force_of(s, f, among or [], war)
     return out
 
 

@@ -234,7 +234,13 @@ class _Now:
     def estimates(self) -> list[float]:
         got = self._estimates
         if got is None:
-            got = self._estimates = score_estimate(self.s)
+            s = self.s
+            if s.final is not None:
+                got = score_estimate(s)
+            else:
+                left = wars_left(s)
+                got = _score_estimate(s, left, [self.force(p) for p in left])
+            self._estimates = got
         return got
 
     def token_worth(self, seat: int, p: int) -> float:
@@ -898,31 +904,36 @@ def _rival_bid_cdf(coins: int, step: int) -> tuple[tuple[float, ...], tuple[floa
     return tuple(below), tuple(eq)
 
 
-def _win_bid(s: State, seat: int, rivals: list[int], a: int, x: int) -> float:
-    """The chance that a bid of ``x`` wins Advantage ``a`` against ``rivals`` (Honor breaks a
-    tie; with option ``zero_bid_wins`` off a bid of 0 never wins)."""
-    if x == 0 and not s.options.zero_bid_wins:
-        return 0.0
-    chance = 1.0
-    for q in rivals:
-        c = s.coins[q]
-        if x > c:
+def _win_bids(
+    s: State, seat: int, rank: list[int], rivals: list[int], a: int, most: int
+) -> list[float]:
+    """The chance that a bid of x wins Advantage ``a`` against ``rivals``, for x = 0..most
+    (Honor breaks a tie; with option ``zero_bid_wins`` off a bid of 0 never wins)."""
+    coins = s.coins
+    against = [(coins[q], _rival_bid_cdf(coins[q], a), rank[seat] < rank[q]) for q in rivals]
+    out = []
+    for x in range(most + 1):
+        if x == 0 and not s.options.zero_bid_wins:
+            out.append(0.0)
             continue
-        below, eq = _rival_bid_cdf(c, a)
-        chance *= below[x] + (eq[x] if honor.higher(s, seat, q) else 0.0)
-    return chance
+        chance = 1.0
+        for c, (below, eq), higher in against:
+            if x > c:
+                continue
+            chance *= below[x] + (eq[x] if higher else 0.0)
+        out.append(chance)
+    return out
 
 
-def _battle_wins(s: State, seat: int, force: list[float], rivals: list[int]) -> tuple[float, int]:
-    """(1 if ``seat`` wins the Battle with these Forces, else 0; the winner): the most Force,
-    a tie to Honor, and with no Force at all the highest Honor (rules §16.4)."""
-    pool = [seat, *rivals]
+def _battle_winner(rank: list[int], pool: list[int], force: list[float]) -> int:
+    """Who of ``pool`` wins a Battle with these Forces: the most Force, a tie to Honor
+    (``rank``), and with no Force at all the highest Honor (rules §16.4)."""
     top = max(force[q] for q in pool)
-    if top <= 0:
-        w = honor.best(s, pool)
-    else:
-        w = honor.best(s, [q for q in pool if force[q] >= top - 1e-9])
-    return (1.0 if w == seat else 0.0), w
+    w = -1
+    for q in pool:
+        if (top <= 0 or force[q] >= top - 1e-9) and (w < 0 or rank[q] < rank[w]):
+            w = q
+    return w
 
 
 def _plan(s: State, seat: int) -> list[int]:
@@ -934,7 +945,8 @@ def _plan(s: State, seat: int) -> list[int]:
     total = s.coins[seat]
     rivals = [q for q in part if q != seat]
     ally = s.ally[seat]
-    here = _facts(s).here()[p]
+    now = _facts(s)
+    here = now.here()[p]
     force = figures.forces_here(s, here, True, part)
     owner = s.owner
     kind = s.kind
@@ -958,7 +970,7 @@ def _plan(s: State, seat: int) -> list[int]:
     target_share = 1.0 if len(rivals) == 1 else 0.5
     rival_figs = {q: n_figs[q] for q in rivals}
     later = _later_battles(s, seat)
-    token = token_worth(s, seat, p)
+    token = now.token_worth(seat, p)
     coin_cost = 0.08 + 0.3 * min(later, 2)
     rival_ronin = {q: (s.coins[q] / 2 if honor.is_koi(s, q) else s.ronin[q]) for q in rivals}
     key = (
@@ -983,13 +995,17 @@ def _plan(s: State, seat: int) -> list[int]:
     if cached is not None:
         return list(cached)
     koi_all = s.options.koi_reserve_coins is KoiCoins.ALL
+    rank = now.rank
+    pool = [seat, *rivals]
+    taker = best_take[1]
+    dead_won = sum(n for q, n in rival_figs.items() if q != ally)  # killed when we win
 
     def outcome(h: bool, r: bool, kept: int) -> tuple[float, float]:
         """(chance of winning the Battle, expected figures killed) for Hostage won (h),
         Ronin won (r), ``kept`` Coins not bid."""
         base = [float(x) for x in force]
-        if h and best_take[1] >= 0:
-            base[best_take[1]] -= best_take[0]
+        if h and taker >= 0:
+            base[taker] -= best_take[0]
         mine = base[seat]
         if r:
             mine += s.ronin[seat] + (kept if koi else 0)
@@ -1013,12 +1029,11 @@ def _plan(s: State, seat: int) -> list[int]:
             for taken, pr2 in takes:
                 g = f.copy()
                 g[seat] = mine - (lose_take if taken else 0)
-                won, w = _battle_wins(s, seat, g, rivals)
+                w = _battle_winner(rank, pool, g)
                 weight = pr * pr2
-                win += weight * won
-                if won:
-                    dead = sum(n for q, n in rival_figs.items() if q != ally)
-                    dead -= 1 if h and best_take[1] >= 0 else 0
+                if w == seat:
+                    win += weight
+                    dead = dead_won - (1 if h and taker >= 0 else 0)
                 else:
                     dead = sum(n for q, n in rival_figs.items() if q != w and q != s.ally[w])
                     if s.ally[w] != seat:
@@ -1028,9 +1043,10 @@ def _plan(s: State, seat: int) -> list[int]:
 
     gain_won = token + 0.3 * sum(rival_figs.values())
     loss = n_mine * (0.4 if ally < 0 else 0.2)
-    steal = 1.3 if best_take[1] >= 0 and s.vp[best_take[1]] > 0 else 0.3
+    steal = 1.3 if taker >= 0 and s.vp[taker] > 0 else 0.3
     sepp = n_mine * (1 + HONOR_VP + 0.2)
     memo: dict[int, list[tuple[float, float, float]]] = {}
+    outcomes: dict[tuple[bool, bool, int], tuple[float, float]] = {}
 
     def terms(kept: int) -> list[tuple[float, float, float]]:
         """Per (Hostage won, Ronin won): (chance of winning, its VP, figures killed)."""
@@ -1041,33 +1057,46 @@ def _plan(s: State, seat: int) -> list[int]:
             got = []
             for h in (False, True):
                 for r in (False, True):
-                    win, kills = outcome(h, r, kept)
+                    key = (h, r, kept if r else 0)  # kept Coins count only with the Ronin
+                    known = outcomes.get(key)
+                    if known is None:
+                        known = outcomes[key] = outcome(h, r, kept)
+                    win, kills = known
                     got.append((win, win * gain_won - (1 - win) * loss, kills))
             memo[kept if koi else 0] = got
         return got
 
     levels = sorted(
         {0, 1, 2, total // 2, total}
-        | {min(total, s.coins[q] + (0 if honor.higher(s, seat, q) else 1)) for q in rivals}
+        | {min(total, s.coins[q] + (0 if rank[seat] < rank[q] else 1)) for q in rivals}
         | {min(total, s.coins[q] // 2 + 1) for q in rivals}
     )
     levels = [x for x in levels if x <= total]
     # an Advantage that can change nothing here gets no Coin
     useful = (
         n_mine > 0,
-        best_take[1] >= 0 or lose_take > 0,
+        taker >= 0 or lose_take > 0,
         s.ronin[seat] > 0 or koi or any(rival_ronin.values()),
         True,
     )
-    chances = [[_win_bid(s, seat, rivals, a, x) for x in range(total + 1)] for a in range(4)]
+    cs, ch, cr, cp = (_win_bids(s, seat, rank, rivals, a, total) for a in range(4))
 
     options = [
         (done[a],) if a < len(done) else (tuple(levels) if useful[a] else (0,)) for a in range(4)
     ]
-    cs, ch, cr, cp = chances
+    xps = options[3]
     best_value = -1e9
     best = [0, 0, 0, 0]
-    fixed_terms = None if koi else terms(0)
+    # without Koi's kept Coins, the terms are the same for every split: what each Imperial
+    # Poets bid adds is worked out once
+    fixed = (0.0, 0.0, 0.0, 0.0)
+    poets: list[tuple[float, float, float, float]] = []
+    if not koi:
+        (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = terms(0)
+        fixed = (w00, w01, w10, w11)
+        for xp in xps:
+            pp = cp[xp]
+            poets.append((v00 + pp * k00, v01 + pp * k01, v10 + pp * k10, v11 + pp * k11))
     for xs in options[0]:
         ps = cs[xs]
         for xh in options[1]:
@@ -1083,11 +1112,26 @@ def _plan(s: State, seat: int) -> list[int]:
                 q01 = (1 - ph) * pr
                 q10 = ph * (1 - pr)
                 q11 = ph * pr
-                for xp in options[3]:
+                if not koi:
+                    w00, w01, w10, w11 = fixed
+                    win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
+                    extra = ph * steal + ps * (1 - win) * sepp
+                    for xp, (a00, a01, a10, a11) in zip(xps, poets, strict=True):
+                        spent = spent3 + xp
+                        if spent > total:
+                            break
+                        ev = q00 * a00 + q01 * a01
+                        ev += q10 * a10 + q11 * a11
+                        ev += extra - coin_cost * spent
+                        if ev > best_value + 1e-9:
+                            best_value = ev
+                            best = [xs, xh, xr, xp]
+                    continue
+                for xp in xps:
                     spent = spent3 + xp
                     if spent > total:
                         break
-                    tm = fixed_terms or terms(total - spent)
+                    tm = terms(total - spent)
                     (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = tm
                     pp = cp[xp]
                     win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
@@ -1214,17 +1258,20 @@ def score_estimate(s: State) -> list[float]:
     (before Winter) the tokens still to be fought for this Season, shared out by Force."""
     if s.final is not None:
         return [float(x) for x in s.final]
-    out = []
     left = wars_left(s)
-    war = s.phase == WAR
     force: list[list[int]] = []
-    squares: list[int] = []  # each province's sum of squared Forces
     if left:
         here = figures.by_province(s)
-        for p in left:
-            f = figures.forces_here(s, here[p], war)
-            force.append(f)
-            squares.append(sum(x * x for x in f))
+        war = s.phase == WAR
+        force = [figures.forces_here(s, here[p], war) for p in left]
+    return _score_estimate(s, left, force)
+
+
+def _score_estimate(s: State, left: list[int], force: list[list[int]]) -> list[float]:
+    """:func:`score_estimate` (no final scores yet), given each Force in the provinces
+    ``left`` to be resolved this Season."""
+    out = []
+    squares = [sum(x * x for x in f) for f in force]  # each province's sum of squared Forces
     season_vp = VP_BY_SEASON[min(s.season, 2)]
     for seat in range(s.players):
         vp = s.vp[seat] + token_vp(s, seat) + set_bonus(s, seat)
