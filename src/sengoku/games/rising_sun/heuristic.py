@@ -8,7 +8,7 @@ participants' secret bids, which :func:`~.views.determinize` redraws):
   Season, rules §16.6) plus the token's share of the set bonus if the province is new to the
   clan, times the chance of taking it, which grows with the Force margin over the strongest
   rival there (a tie goes to Honor); moves, Summons, Betrayals, the Ninja and new Strongholds
-  are chosen by the change they make to that sum (:func:`_war_worth`);
+  are chosen by the change they make to that sum (:func:`_worth`);
 - the **bid split** of a Battle (rules §8.3, §16.4) is planned whole, by trying splits of the
   clan's Coins over the four Advantages and pricing each against a model of the others' bids
   (each rival's open Coins, split at random or all on one Advantage); Take Hostage is worth
@@ -160,19 +160,95 @@ class _Counts:
                     self.reserve_figures[owner[f]] += 1
 
 
+class _Board:
+    """What the pieces on the board give: where they stand, each province's Force, the clans
+    present and the counts of :class:`_Counts`. It depends only on what :func:`_board_key`
+    reads, so every state with that key shares one (playouts meet the same board again and
+    again: bids, Mandates and cards move no piece). Filled in as asked, from any state with
+    its key; the lists it hands out are shared (copy to change)."""
+
+    __slots__ = ("_counts", "_force", "_here", "_present", "_shrines")
+
+    def __init__(self) -> None:
+        self._here: list[list[int]] | None = None
+        self._force: list[list[int] | None] = [None] * N_PROVINCES
+        self._present: list[list[int] | None] = [None] * N_PROVINCES
+        self._counts: _Counts | None = None
+        self._shrines: dict[int, list[int]] = {}
+
+    def counts(self, s: State) -> _Counts:
+        got = self._counts
+        if got is None:
+            got = self._counts = _Counts(s)
+        return got
+
+    def here(self, s: State) -> list[list[int]]:
+        got = self._here
+        if got is None:
+            got = self._here = figures.by_province(s)
+        return got
+
+    def force(self, s: State, p: int) -> list[int]:
+        got = self._force[p]
+        if got is None:
+            got = self._force[p] = figures.forces_here(s, self.here(s)[p], s.phase == WAR)
+        return got
+
+    def shrine_force(self, s: State, slot: int) -> list[int]:
+        got = self._shrines.get(slot)
+        if got is None:
+            got = self._shrines[slot] = figures.shrine_force(s, slot)
+        return got
+
+    def present(self, s: State, p: int) -> list[int]:
+        got = self._present[p]
+        if got is None:
+            got = self._present[p] = figures.present_here(s, self.here(s)[p])
+        return got
+
+
+def _board_key(s: State) -> tuple[object, ...]:
+    """Everything a :class:`_Board` reads: the pieces (where, whose, what), the cards owned
+    (Force bonuses), the clans (Turtle's Strongholds), the Honor track and the option
+    ``lowest_honor_alone`` (Oni of Skulls and of Blood), and whether it is the War Phase."""
+    return (
+        s.phase == WAR,
+        s.options.lowest_honor_alone,
+        tuple(s.loc),
+        tuple(s.owner),
+        tuple(s.kind),
+        tuple(s.card),
+        tuple(s.honor),
+        tuple(s.clan),
+        tuple(tuple(cards) for cards in s.owned),
+    )
+
+
+#: The boards met lately, by :func:`_board_key` (emptied past 512).
+_BOARDS: dict[tuple[object, ...], _Board] = {}
+
+
+def _board(s: State) -> _Board:
+    key = _board_key(s)
+    got = _BOARDS.get(key)
+    if got is None:
+        if len(_BOARDS) > 512:
+            _BOARDS.clear()
+        got = _BOARDS[key] = _Board()
+    return got
+
+
 class _Now:
-    """What one call of :func:`policy` has worked out about its state (the pieces in each
-    province, each province's Force, the Honor ranks, the score estimates, ...), so that
-    scoring many actions does not count the same pieces again. Filled in as asked; the
-    lists it hands out are shared within the decision (copy to change)."""
+    """What one call of :func:`policy` has worked out about its state (the board's facts,
+    the Honor ranks, the score estimates, ...), so that scoring many actions does not count
+    the same pieces again. Filled in as asked; the lists it hands out are shared within the
+    decision (copy to change)."""
 
     __slots__ = (
-        "_counts",
+        "_board",
         "_estimates",
-        "_force",
-        "_here",
-        "_present",
         "_tokens",
+        "_worth",
         "at_war",
         "kami_turns",
         "rank",
@@ -195,40 +271,40 @@ class _Now:
         #: whether each province is still to be resolved this Season
         self.at_war = at_war
         self.kami_turns = _kami_turns_left(s)
-        self._here: list[list[int]] | None = None
-        self._force: list[list[int] | None] = [None] * N_PROVINCES
-        self._present: list[list[int] | None] = [None] * N_PROVINCES
+        self._board: _Board | None = None
         self._estimates: list[float] | None = None
         self._tokens: list[tuple[set[int], float, float] | None] = [None] * s.players
         self.shrine_values: dict[int, float] = {}
-        self._counts: _Counts | None = None
+        self._worth: dict[int, float] = {}
+
+    def board(self) -> _Board:
+        got = self._board
+        if got is None:
+            got = self._board = _board(self.s)
+        return got
 
     def counts(self) -> _Counts:
         """Each seat's pieces by where they are (see :class:`_Counts`)."""
-        got = self._counts
-        if got is None:
-            got = self._counts = _Counts(self.s)
-        return got
+        return self.board().counts(self.s)
 
     def here(self) -> list[list[int]]:
         """The pieces in each province."""
-        got = self._here
-        if got is None:
-            got = self._here = figures.by_province(self.s)
-        return got
+        return self.board().here(self.s)
 
     def force(self, p: int) -> list[int]:
         """Each seat's Force in province ``p`` now."""
-        got = self._force[p]
-        if got is None:
-            got = self._force[p] = figures.forces_here(self.s, self.here()[p], self.war)
-        return got
+        return self.board().force(self.s, p)
 
     def present(self, p: int) -> list[int]:
         """The seats with Force in province ``p``, in seat order."""
-        got = self._present[p]
+        return self.board().present(self.s, p)
+
+    def worth_now(self, seat: int, p: int) -> float:
+        """What province ``p`` is worth to ``seat`` with the Forces there now."""
+        key = seat * N_PROVINCES + p
+        got = self._worth.get(key)
         if got is None:
-            got = self._present[p] = figures.present_here(self.s, self.here()[p])
+            got = self._worth[key] = _worth(self, seat, p, self.force(p))
         return got
 
     def estimates(self) -> list[float]:
@@ -283,11 +359,6 @@ def _facts(s: State) -> _Now:
     if now is None or now.s is not s:
         now = _now = _Now(s)
     return now
-
-
-def _force(s: State, p: int) -> list[int]:
-    """Each seat's Force in province ``p`` now (shared within one decision: copy to change)."""
-    return _facts(s).force(p)
 
 
 def _estimates(s: State) -> list[float]:
@@ -347,13 +418,13 @@ def token_worth(s: State, seat: int, p: int) -> float:
     return value
 
 
-def _win_chance(s: State, seat: int, force: list[int], p: int) -> float:
-    """The chance that ``seat`` takes the token of ``p`` with these Forces, before the
+def _win_chance(now: _Now, seat: int, force: list[int]) -> float:
+    """The chance that ``seat`` takes a province's token with these Forces, before the
     Battle's bids: sure alone, else growing with the margin over the strongest rival."""
     mine = force[seat]
     if mine <= 0:
         return 0.0
-    rank = _facts(s).rank
+    rank = now.rank
     rivals = 0
     rival = -1  # the last rival seen
     top = 0
@@ -369,29 +440,26 @@ def _win_chance(s: State, seat: int, force: list[int], p: int) -> float:
     if not rivals:
         return min(1.0, 0.8 + 0.1 * mine)
     margin = mine - top + (0.4 if rank[seat] < rank[best] else -0.4)
-    if rivals == 1 and rival == s.ally[seat]:
+    if rivals == 1 and rival == now.s.ally[seat]:
         return 1.0 if margin > 0 else 0.0
     return min(0.97, max(0.03, 0.5 + 0.18 * margin))
 
 
-def _province_worth(s: State, seat: int, p: int, force: list[int], at_war: bool) -> float:
-    """What province ``p`` is worth to ``seat`` with these Forces: its token times the chance
-    of taking it, less the figures lost when it does not; elsewhere a little for Harvest."""
-    if not at_war:
-        if force[seat] > 0 and _facts(s).strongest(force) == seat:
+def _worth(now: _Now, seat: int, p: int, force: list[int]) -> float:
+    """What province ``p`` is worth to ``seat`` with these Forces: at war, its token times
+    the chance of taking it, less the figures lost when it does not; elsewhere a little for
+    Harvest."""
+    if not now.at_war[p]:
+        if force[seat] > 0 and now.strongest(force) == seat:
             return _HARVEST_WORTH[p]
         return 0.0
-    chance = _win_chance(s, seat, force, p)
-    return chance * _facts(s).token_worth(seat, p) - (1 - chance) * 0.3 * force[seat]
+    chance = _win_chance(now, seat, force)
+    return chance * now.token_worth(seat, p) - (1 - chance) * 0.3 * force[seat]
 
 
 def _forces_now(s: State) -> list[list[int]]:
     now = _facts(s)
     return [now.force(p) for p in range(N_PROVINCES)]
-
-
-def _war_worth(s: State, seat: int, p: int, force: list[int]) -> float:
-    return _province_worth(s, seat, p, force, _facts(s).at_war[p])
 
 
 def _piece_force(s: State, owner: int, what: int, p: int) -> int:
@@ -417,17 +485,24 @@ def _gain_at(s: State, seat: int, p: int, owner: int, delta: int) -> float:
     """The change in ``seat``'s worth of province ``p`` when ``owner`` gains ``delta`` Force."""
     if delta == 0:
         return 0.0
-    force = _force(s, p).copy()
-    before = _war_worth(s, seat, p, force)
+    now = _facts(s)
+    force = now.force(p).copy()
+    before = now.worth_now(seat, p)
     force[owner] = max(0, force[owner] + delta)
-    return _war_worth(s, seat, p, force) - before
+    return _worth(now, seat, p, force) - before
 
 
 # ---------------------------------------------------------------------- Summons and moves
 
 
+#: The Kami Turns from each turn of the Political Phase on.
+_KAMI_LEFT = [TRACK[t:].count("K") for t in range(len(TRACK) + 1)]
+
+
 def _kami_turns_left(s: State) -> int:
-    return TRACK[s.turn :].count("K") if s.phase < WAR else 0
+    if s.phase >= WAR:
+        return 0
+    return _KAMI_LEFT[s.turn] if 0 <= s.turn < len(_KAMI_LEFT) else TRACK[s.turn :].count("K")
 
 
 def _shrine_value(s: State, seat: int, kami: int) -> float:
@@ -452,7 +527,7 @@ def _shrine_value_now(s: State, seat: int, kami: int, turns: int) -> float:
         value = 0.3
     value += cards.total(s, seat, "shrine_buy_vp", "vp") * 0.5
     slot = s.shrines.index(kami)
-    force = figures.shrine_force(s, slot)
+    force = _facts(s).board().shrine_force(s, slot)
     mine = force[seat]
     top = max((force[q] for q in range(s.players) if q != seat), default=0)
 
@@ -497,13 +572,14 @@ def _score_move(s: State, seat: int, a: Any) -> float:
     gain something clear)."""
     if not isinstance(a, Move):
         return 0.3
+    now = _facts(s)
     force = _piece_force(s, seat, a.what, a.src)
-    src = _force(s, a.src).copy()
-    dst = _force(s, a.dst).copy()
-    before = _war_worth(s, seat, a.src, src) + _war_worth(s, seat, a.dst, dst)
+    src = now.force(a.src).copy()
+    dst = now.force(a.dst).copy()
+    before = now.worth_now(seat, a.src) + now.worth_now(seat, a.dst)
     src[seat] -= force
     dst[seat] += _piece_force(s, seat, a.what, a.dst)
-    gain = _war_worth(s, seat, a.src, src) + _war_worth(s, seat, a.dst, dst) - before
+    gain = _worth(now, seat, a.src, src) + _worth(now, seat, a.dst, dst) - before
     fee = sum(c for _, c in figures.toll(s, seat, a.src, a.dst))
     return gain - fee * COIN_VP
 
@@ -534,11 +610,12 @@ def _score_betray(s: State, seat: int, a: Any) -> float:
     if a.where >= AT_KAMI:
         return 2 * _shrine_value(s, seat, a.where - AT_KAMI) + 0.3
     p = a.where
-    force = _force(s, p).copy()
-    before = _war_worth(s, seat, p, force)
+    now = _facts(s)
+    force = now.force(p).copy()
+    before = now.worth_now(seat, p)
     force[owner] -= _piece_force(s, owner, a.what, p)
     force[seat] += _piece_force(s, seat, a.with_what, p)
-    gain = _war_worth(s, seat, p, force) - before
+    gain = _worth(now, seat, p, force) - before
     return gain + FIGURE_VP * (1 + OTHERS) + (0.3 if owner == _leader(s, seat) else 0.0)
 
 
@@ -726,10 +803,10 @@ def _best_moves(s: State, seat: int) -> float:
                     continue
                 a = force[src].copy()
                 b = force[dst].copy()
-                before = _war_worth(s, seat, src, a) + _war_worth(s, seat, dst, b)
+                before = now.worth_now(seat, src) + now.worth_now(seat, dst)
                 a[seat] -= 1
                 b[seat] += 1
-                best = max(best, _war_worth(s, seat, src, a) + _war_worth(s, seat, dst, b) - before)
+                best = max(best, _worth(now, seat, src, a) + _worth(now, seat, dst, b) - before)
             best_from[src] = best
         total += best
         if total > 8:
