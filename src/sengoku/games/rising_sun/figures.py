@@ -76,13 +76,14 @@ def first(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> 
     """Like :func:`find`, but -1 where there is no such piece."""
     kind = MONSTER if piece >= MONSTER_BASE else piece
     card = piece - MONSTER_BASE if piece >= MONSTER_BASE else -1
-    for f in range(len(s.loc)):
+    owners, kinds, cards_, moves = s.owner, s.kind, s.card, s.moves
+    for f, where in enumerate(s.loc):
         if (
-            s.loc[f] == loc
-            and s.owner[f] == owner
-            and s.kind[f] == kind
-            and s.card[f] == card
-            and not (unmoved and s.moves[f])
+            where == loc
+            and owners[f] == owner
+            and kinds[f] == kind
+            and cards_[f] == card
+            and not (unmoved and moves[f])
         ):
             return f
     return -1
@@ -115,10 +116,11 @@ def at(s: State, loc: int) -> list[int]:
 
 def reserve_of(s: State, seat: int) -> list[int]:
     """``seat``'s figures in its Reserve (Strongholds excluded)."""
+    owner, kind = s.owner, s.kind
     return [
         f
         for f, where in enumerate(s.loc)
-        if where == RESERVE and s.owner[f] == seat and s.kind[f] != STRONGHOLD
+        if where == RESERVE and owner[f] == seat and kind[f] != STRONGHOLD
     ]
 
 

@@ -84,12 +84,14 @@ from .state import (
     DAIMYO,
     HARVEST,
     HIRE_RONIN,
+    HOSTAGE,
     MARSHAL,
     MONSTER_BASE,
     POETS,
     RECRUIT,
     RESERVE,
     SHINTO,
+    SHRINE,
     STRONGHOLD,
     TAKE_HOSTAGE,
     TRAIN,
@@ -132,7 +134,14 @@ _HARVEST_WORTH = [
 class _Counts:
     """Each seat's pieces counted by where they stand, in one pass over the pieces."""
 
-    __slots__ = ("bushi_on_map", "reserve_figures", "reserve_strongholds", "strongholds")
+    __slots__ = (
+        "bushi_on_map",
+        "reserve_daimyo",
+        "reserve_figures",
+        "reserve_strongholds",
+        "shrines",
+        "strongholds",
+    )
 
     def __init__(self, s: State) -> None:
         n = s.players
@@ -144,8 +153,13 @@ class _Counts:
         self.reserve_strongholds = [0] * n
         #: Bushi on the Map
         self.bushi_on_map = [0] * n
+        #: Daimyo in the Reserve (:func:`.figures.first` finds one)
+        self.reserve_daimyo = [0] * n
+        #: each seat's Force on each shrine, by slot (:func:`.figures.shrine_force`)
+        self.shrines = [[0] * n for _ in range(HOSTAGE - SHRINE)]
         owner = s.owner
         kind = s.kind
+        card = s.card
         for f, where in enumerate(s.loc):
             k = kind[f]
             if 0 <= where < N_PROVINCES:
@@ -158,6 +172,10 @@ class _Counts:
                     self.reserve_strongholds[owner[f]] += 1
                 else:
                     self.reserve_figures[owner[f]] += 1
+                    if k == DAIMYO and card[f] == -1:
+                        self.reserve_daimyo[owner[f]] += 1
+            elif SHRINE <= where < HOSTAGE:
+                self.shrines[where - SHRINE][owner[f]] += 1
 
 
 class _Board:
@@ -167,14 +185,13 @@ class _Board:
     again: bids, Mandates and cards move no piece). Filled in as asked, from any state with
     its key; the lists it hands out are shared (copy to change)."""
 
-    __slots__ = ("_counts", "_force", "_here", "_present", "_shrines")
+    __slots__ = ("_counts", "_force", "_here", "_present")
 
     def __init__(self) -> None:
         self._here: list[list[int]] | None = None
         self._force: list[list[int] | None] = [None] * N_PROVINCES
         self._present: list[list[int] | None] = [None] * N_PROVINCES
         self._counts: _Counts | None = None
-        self._shrines: dict[int, list[int]] = {}
 
     def counts(self, s: State) -> _Counts:
         got = self._counts
@@ -192,12 +209,6 @@ class _Board:
         got = self._force[p]
         if got is None:
             got = self._force[p] = figures.forces_here(s, self.here(s)[p], s.phase == WAR)
-        return got
-
-    def shrine_force(self, s: State, slot: int) -> list[int]:
-        got = self._shrines.get(slot)
-        if got is None:
-            got = self._shrines[slot] = figures.shrine_force(s, slot)
         return got
 
     def present(self, s: State, p: int) -> list[int]:
@@ -527,7 +538,7 @@ def _shrine_value_now(s: State, seat: int, kami: int, turns: int) -> float:
         value = 0.3
     value += cards.total(s, seat, "shrine_buy_vp", "vp") * 0.5
     slot = s.shrines.index(kami)
-    force = _facts(s).board().shrine_force(s, slot)
+    force = _facts(s).counts().shrines[slot]
     mine = force[seat]
     top = max((force[q] for q in range(s.players) if q != seat), default=0)
 
@@ -667,7 +678,7 @@ def card_value(s: State, seat: int, c: int) -> float:
     if card.type == "virtue":
         value += 3 * cards.copies(s, seat, "winter_per_virtue") * (_virtues(s, seat, c) > 0)
         value += cards.copies(s, seat, "war_per_virtue") * 2.5 * wars
-    if e == "daimyo_force" and figures.first(s, seat, DAIMYO, RESERVE) >= 0:
+    if e == "daimyo_force" and _facts(s).counts().reserve_daimyo[seat]:
         value *= 0.7
     return value
 
@@ -982,23 +993,29 @@ def _rival_bid_cdf(coins: int, step: int) -> tuple[tuple[float, ...], tuple[floa
 
 
 def _win_bids(
-    s: State, seat: int, rank: list[int], rivals: list[int], a: int, most: int
+    s: State,
+    seat: int,
+    rank: list[int],
+    rivals: list[int],
+    a: int,
+    most: int,
+    bids: tuple[int, ...],
 ) -> list[float]:
-    """The chance that a bid of x wins Advantage ``a`` against ``rivals``, for x = 0..most
-    (Honor breaks a tie; with option ``zero_bid_wins`` off a bid of 0 never wins)."""
+    """The chance that a bid of x wins Advantage ``a`` against ``rivals``, by x = 0..most,
+    worked out for the ``bids`` to be tried (Honor breaks a tie; with option
+    ``zero_bid_wins`` off a bid of 0 never wins)."""
     coins = s.coins
     against = [(coins[q], _rival_bid_cdf(coins[q], a), rank[seat] < rank[q]) for q in rivals]
-    out = []
-    for x in range(most + 1):
-        if x == 0 and not s.options.zero_bid_wins:
-            out.append(0.0)
+    out = [0.0] * (most + 1)
+    for x in bids:
+        if x > most or (x == 0 and not s.options.zero_bid_wins):
             continue
         chance = 1.0
         for c, (below, eq), higher in against:
             if x > c:
                 continue
             chance *= below[x] + (eq[x] if higher else 0.0)
-        out.append(chance)
+        out[x] = chance
     return out
 
 
@@ -1156,11 +1173,10 @@ def _plan(s: State, seat: int) -> list[int]:
         s.ronin[seat] > 0 or koi or any(rival_ronin.values()),
         True,
     )
-    cs, ch, cr, cp = (_win_bids(s, seat, rank, rivals, a, total) for a in range(4))
-
     options = [
         (done[a],) if a < len(done) else (tuple(levels) if useful[a] else (0,)) for a in range(4)
     ]
+    cs, ch, cr, cp = (_win_bids(s, seat, rank, rivals, a, total, options[a]) for a in range(4))
     xps = options[3]
     best_value = -1e9
     best = [0, 0, 0, 0]
