@@ -92,14 +92,28 @@ if _unknown:  # a data file naming an effect the engine does not have
     raise ValueError(f"cards.json names unknown effects: {_unknown}")
 
 
+#: Each card's ``effect``, by card index (read on hot paths instead of the whole card).
+EFFECT: tuple[str, ...] = tuple(c.effect for c in CARDS)
+#: Each card's ``type`` ("monster", "virtue", "winter", ...), by card index.
+CARD_TYPE: tuple[str, ...] = tuple(c.type for c in CARDS)
+
+
 def copies(s: State, seat: int, effect: str) -> int:
     """How many cards with ``effect`` ``seat`` owns."""
-    return sum(1 for c in s.owned[seat] if CARDS[c].effect == effect)
+    n = 0
+    for c in s.owned[seat]:
+        if EFFECT[c] == effect:
+            n += 1
+    return n
 
 
 def total(s: State, seat: int, effect: str, param: str) -> int:
     """The sum of ``param`` over ``seat``'s cards with ``effect`` (copies stack)."""
-    return sum(CARDS[c].params[param] for c in s.owned[seat] if CARDS[c].effect == effect)
+    n = 0
+    for c in s.owned[seat]:
+        if EFFECT[c] == effect:
+            n += CARDS[c].params[param]
+    return n
 
 
 def owners(s: State, effect: str) -> list[int]:
@@ -121,8 +135,10 @@ def monster_cards(s: State, seat: int, oni_only: bool = False) -> int:
 
 def strongholds_on_map(s: State, seat: int) -> int:
     """``seat``'s Strongholds on the Map (those in the Reserve are not owned, §15.5)."""
-    return sum(
-        1
-        for f in range(len(s.loc))
-        if s.owner[f] == seat and s.kind[f] == STRONGHOLD and 0 <= s.loc[f] < 8
-    )
+    owner = s.owner
+    kind = s.kind
+    n = 0
+    for f, where in enumerate(s.loc):
+        if 0 <= where < 8 and owner[f] == seat and kind[f] == STRONGHOLD:
+            n += 1
+    return n

@@ -76,13 +76,14 @@ def first(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> 
     """Like :func:`find`, but -1 where there is no such piece."""
     kind = MONSTER if piece >= MONSTER_BASE else piece
     card = piece - MONSTER_BASE if piece >= MONSTER_BASE else -1
-    for f in range(len(s.loc)):
+    owners, kinds, cards_, moves = s.owner, s.kind, s.card, s.moves
+    for f, where in enumerate(s.loc):
         if (
-            s.loc[f] == loc
-            and s.owner[f] == owner
-            and s.kind[f] == kind
-            and s.card[f] == card
-            and not (unmoved and s.moves[f])
+            where == loc
+            and owners[f] == owner
+            and kinds[f] == kind
+            and cards_[f] == card
+            and not (unmoved and moves[f])
         ):
             return f
     return -1
@@ -115,10 +116,11 @@ def at(s: State, loc: int) -> list[int]:
 
 def reserve_of(s: State, seat: int) -> list[int]:
     """``seat``'s figures in its Reserve (Strongholds excluded)."""
+    owner, kind = s.owner, s.kind
     return [
         f
         for f, where in enumerate(s.loc)
-        if where == RESERVE and s.owner[f] == seat and s.kind[f] != STRONGHOLD
+        if where == RESERVE and owner[f] == seat and kind[f] != STRONGHOLD
     ]
 
 
@@ -143,11 +145,28 @@ def stronghold_provinces(s: State, seat: int) -> list[int]:
 
 def present(s: State, p: int) -> list[int]:
     """The seats with Force in province ``p`` (figures, or Turtle Strongholds), in seat order."""
+    return present_here(s, at(s, p))
+
+
+def present_here(s: State, here: list[int]) -> list[int]:
+    """The seats with Force among the pieces ``here`` (all at one place), in seat order."""
     seen = [False] * s.players
-    for f, where in enumerate(s.loc):
-        if where == p and gives_force(s, f):
-            seen[s.owner[f]] = True
+    owner = s.owner
+    kind = s.kind
+    for f in here:
+        o = owner[f]
+        if not seen[o] and (kind[f] != STRONGHOLD or honor.is_turtle(s, o)):
+            seen[o] = True
     return [q for q in range(s.players) if seen[q]]
+
+
+def by_province(s: State) -> list[list[int]]:
+    """The pieces in each province of the Map (as :func:`at` lists them), in one pass."""
+    out: list[list[int]] = [[] for _ in range(N_PROVINCES)]
+    for f, where in enumerate(s.loc):
+        if 0 <= where < N_PROVINCES:
+            out[where].append(f)
+    return out
 
 
 def figures_in(s: State, seat: int, p: int) -> list[int]:
@@ -171,17 +190,22 @@ def force_of(s: State, f: int, among: list[int], war: bool) -> int:
     if kind == DAIMYO:
         return 1 + cards.total(s, owner, "daimyo_force", "force")
     if kind == BUSHI:
-        base = 1
-        if war and cards.copies(s, owner, "bushi_war_force"):
-            base = max(base, cards.total(s, owner, "bushi_war_force", "force"))
-        might = cards.total(s, owner, "bushi_oni_force", "force")
-        if might and any(is_oni(s, g) for g in at(s, s.loc[f])):
-            base += might
-        return base
+        return _bushi_force(s, owner, war, s.loc[f])
     card = CARDS[s.card[f]]
     if card.effect == "lowest_honor_force" and _lowest(s, owner, among):
         return card.params["force"]
     return card.force
+
+
+def _bushi_force(s: State, owner: int, war: bool, loc: int) -> int:
+    """The Force of a Bushi of ``owner`` at ``loc``."""
+    base = 1
+    if war and cards.copies(s, owner, "bushi_war_force"):
+        base = max(base, cards.total(s, owner, "bushi_war_force", "force"))
+    might = cards.total(s, owner, "bushi_oni_force", "force")
+    if might and any(is_oni(s, g) for g in at(s, loc)):
+        base += might
+    return base
 
 
 def _lowest(s: State, owner: int, among: list[int]) -> bool:
@@ -193,12 +217,30 @@ def _lowest(s: State, owner: int, among: list[int]) -> bool:
 
 def forces(s: State, p: int, war: bool, among: list[int] | None = None) -> list[int]:
     """Each seat's Force in province ``p``."""
-    if among is None:
-        among = present(s, p)
+    return forces_here(s, at(s, p), war, among)
+
+
+def forces_here(s: State, here: list[int], war: bool, among: list[int] | None = None) -> list[int]:
+    """Each seat's Force from the pieces ``here`` (all of one province, as :func:`at` lists
+    them); ``among`` as for :func:`force_of`, by default the seats present."""
     out = [0] * s.players
-    for f, where in enumerate(s.loc):
-        if where == p:
-            out[s.owner[f]] += force_of(s, f, among, war)
+    kind = s.kind
+    owner = s.owner
+    bushi = [0] * s.players  # a Bushi's Force, per owner, once worked out (at least 1)
+    for f in here:
+        k = kind[f]
+        o = owner[f]
+        if k == SHINTO:
+            out[o] += 1
+        elif k == BUSHI:
+            b = bushi[o]
+            if not b:
+                b = bushi[o] = _bushi_force(s, o, war, s.loc[f])
+            out[o] += b
+        else:
+            if among is None and k == MONSTER:  # only a Monster's Force may depend on them
+                among = present_here(s, here)
+            out[o] += force_of(s, f, among or [], war)
     return out
 
 

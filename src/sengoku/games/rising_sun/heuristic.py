@@ -8,7 +8,7 @@ participants' secret bids, which :func:`~.views.determinize` redraws):
   Season, rules §16.6) plus the token's share of the set bonus if the province is new to the
   clan, times the chance of taking it, which grows with the Force margin over the strongest
   rival there (a tie goes to Honor); moves, Summons, Betrayals, the Ninja and new Strongholds
-  are chosen by the change they make to that sum (:func:`_war_worth`);
+  are chosen by the change they make to that sum (:func:`_worth`);
 - the **bid split** of a Battle (rules §8.3, §16.4) is planned whole, by trying splits of the
   clan's Coins over the four Advantages and pricing each against a model of the others' bids
   (each rival's open Coins, split at random or all on one Advantage); Take Hostage is worth
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sengoku.core import Rng
@@ -53,7 +53,7 @@ from .actions import (
     Replace,
     Summon,
 )
-from .cards import CARDS
+from .cards import CARD_TYPE, CARDS
 from .data import load_data
 from .options import KoiCoins
 from .state import (
@@ -84,12 +84,14 @@ from .state import (
     DAIMYO,
     HARVEST,
     HIRE_RONIN,
+    HOSTAGE,
     MARSHAL,
     MONSTER_BASE,
     POETS,
     RECRUIT,
     RESERVE,
     SHINTO,
+    SHRINE,
     STRONGHOLD,
     TAKE_HOSTAGE,
     TRAIN,
@@ -122,25 +124,256 @@ KAMI_VP = {
 }
 
 
-#: What one call of :func:`policy` has worked out about its state (each province's Force, the
-#: score estimates), so that scoring many actions does not count the same pieces again.
-_memo: dict[Any, Any] = {}
+#: What Harvest gives in each province, as the heuristic prices it in a year without War.
+_HARVEST_WORTH = [
+    0.25 * (r.vp + COIN_VP * r.coins + RONIN_VP * r.ronin)
+    for r in (D.provinces[p].reward for p in range(N_PROVINCES))
+]
 
 
-def _force(s: State, p: int) -> list[int]:
-    """Each seat's Force in province ``p`` now (shared within one decision: copy to change)."""
-    key = ("force", p)
-    got = _memo.get(key)
+class _Counts:
+    """Each seat's pieces counted by where they stand, in one pass over the pieces."""
+
+    __slots__ = (
+        "bushi_on_map",
+        "reserve_daimyo",
+        "reserve_figures",
+        "reserve_strongholds",
+        "shrines",
+        "strongholds",
+    )
+
+    def __init__(self, s: State) -> None:
+        n = s.players
+        #: Strongholds on the Map (:func:`.cards.strongholds_on_map`)
+        self.strongholds = [0] * n
+        #: figures in the Reserve (:func:`.figures.reserve_of`)
+        self.reserve_figures = [0] * n
+        #: Strongholds in the Reserve (:func:`.figures.strongholds_in_reserve`)
+        self.reserve_strongholds = [0] * n
+        #: Bushi on the Map
+        self.bushi_on_map = [0] * n
+        #: Daimyo in the Reserve (:func:`.figures.first` finds one)
+        self.reserve_daimyo = [0] * n
+        #: each seat's Force on each shrine, by slot (:func:`.figures.shrine_force`)
+        self.shrines = [[0] * n for _ in range(HOSTAGE - SHRINE)]
+        owner = s.owner
+        kind = s.kind
+        card = s.card
+        for f, where in enumerate(s.loc):
+            k = kind[f]
+            if 0 <= where < N_PROVINCES:
+                if k == STRONGHOLD:
+                    self.strongholds[owner[f]] += 1
+                elif k == BUSHI:
+                    self.bushi_on_map[owner[f]] += 1
+            elif where == RESERVE:
+                if k == STRONGHOLD:
+                    self.reserve_strongholds[owner[f]] += 1
+                else:
+                    self.reserve_figures[owner[f]] += 1
+                    if k == DAIMYO and card[f] == -1:
+                        self.reserve_daimyo[owner[f]] += 1
+            elif SHRINE <= where < HOSTAGE:
+                self.shrines[where - SHRINE][owner[f]] += 1
+
+
+class _Board:
+    """What the pieces on the board give: where they stand, each province's Force, the clans
+    present and the counts of :class:`_Counts`. It depends only on what :func:`_board_key`
+    reads, so every state with that key shares one (playouts meet the same board again and
+    again: bids, Mandates and cards move no piece). Filled in as asked, from any state with
+    its key; the lists it hands out are shared (copy to change)."""
+
+    __slots__ = ("_counts", "_force", "_here", "_present")
+
+    def __init__(self) -> None:
+        self._here: list[list[int]] | None = None
+        self._force: list[list[int] | None] = [None] * N_PROVINCES
+        self._present: list[list[int] | None] = [None] * N_PROVINCES
+        self._counts: _Counts | None = None
+
+    def counts(self, s: State) -> _Counts:
+        got = self._counts
+        if got is None:
+            got = self._counts = _Counts(s)
+        return got
+
+    def here(self, s: State) -> list[list[int]]:
+        got = self._here
+        if got is None:
+            got = self._here = figures.by_province(s)
+        return got
+
+    def force(self, s: State, p: int) -> list[int]:
+        got = self._force[p]
+        if got is None:
+            got = self._force[p] = figures.forces_here(s, self.here(s)[p], s.phase == WAR)
+        return got
+
+    def present(self, s: State, p: int) -> list[int]:
+        got = self._present[p]
+        if got is None:
+            got = self._present[p] = figures.present_here(s, self.here(s)[p])
+        return got
+
+
+def _board_key(s: State) -> tuple[object, ...]:
+    """Everything a :class:`_Board` reads: the pieces (where, whose, what), the cards owned
+    (Force bonuses), the clans (Turtle's Strongholds), the Honor track and the option
+    ``lowest_honor_alone`` (Oni of Skulls and of Blood), and whether it is the War Phase."""
+    return (
+        s.phase == WAR,
+        s.options.lowest_honor_alone,
+        tuple(s.loc),
+        tuple(s.owner),
+        tuple(s.kind),
+        tuple(s.card),
+        tuple(s.honor),
+        tuple(s.clan),
+        tuple(tuple(cards) for cards in s.owned),
+    )
+
+
+#: The boards met lately, by :func:`_board_key` (emptied past 512).
+_BOARDS: dict[tuple[object, ...], _Board] = {}
+
+
+def _board(s: State) -> _Board:
+    key = _board_key(s)
+    got = _BOARDS.get(key)
     if got is None:
-        got = _memo[key] = figures.forces(s, p, s.phase == WAR)
+        if len(_BOARDS) > 512:
+            _BOARDS.clear()
+        got = _BOARDS[key] = _Board()
     return got
+
+
+class _Now:
+    """What one call of :func:`policy` has worked out about its state (the board's facts,
+    the Honor ranks, the score estimates, ...), so that scoring many actions does not count
+    the same pieces again. Filled in as asked; the lists it hands out are shared within the
+    decision (copy to change)."""
+
+    __slots__ = (
+        "_board",
+        "_estimates",
+        "_tokens",
+        "_worth",
+        "at_war",
+        "kami_turns",
+        "rank",
+        "s",
+        "shrine_values",
+        "war",
+    )
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.war = s.phase == WAR
+        rank = [0] * s.players
+        for i, q in enumerate(s.honor):
+            rank[q] = i
+        #: each seat's place on the Honor track (0: the top)
+        self.rank = rank
+        at_war = [False] * N_PROVINCES
+        for p in wars_left(s):
+            at_war[p] = True
+        #: whether each province is still to be resolved this Season
+        self.at_war = at_war
+        self.kami_turns = _kami_turns_left(s)
+        self._board: _Board | None = None
+        self._estimates: list[float] | None = None
+        self._tokens: list[tuple[set[int], float, float] | None] = [None] * s.players
+        self.shrine_values: dict[int, float] = {}
+        self._worth: dict[int, float] = {}
+
+    def board(self) -> _Board:
+        got = self._board
+        if got is None:
+            got = self._board = _board(self.s)
+        return got
+
+    def counts(self) -> _Counts:
+        """Each seat's pieces by where they are (see :class:`_Counts`)."""
+        return self.board().counts(self.s)
+
+    def here(self) -> list[list[int]]:
+        """The pieces in each province."""
+        return self.board().here(self.s)
+
+    def force(self, p: int) -> list[int]:
+        """Each seat's Force in province ``p`` now."""
+        return self.board().force(self.s, p)
+
+    def present(self, p: int) -> list[int]:
+        """The seats with Force in province ``p``, in seat order."""
+        return self.board().present(self.s, p)
+
+    def worth_now(self, seat: int, p: int) -> float:
+        """What province ``p`` is worth to ``seat`` with the Forces there now."""
+        key = seat * N_PROVINCES + p
+        got = self._worth.get(key)
+        if got is None:
+            got = self._worth[key] = _worth(self, seat, p, self.force(p))
+        return got
+
+    def estimates(self) -> list[float]:
+        got = self._estimates
+        if got is None:
+            s = self.s
+            if s.final is not None:
+                got = score_estimate(s)
+            else:
+                left = wars_left(s)
+                got = _score_estimate(s, left, [self.force(p) for p in left])
+            self._estimates = got
+        return got
+
+    def token_worth(self, seat: int, p: int) -> float:
+        """:func:`token_worth`, its parts worked out once per seat."""
+        got = self._tokens[seat]
+        if got is None:
+            s = self.s
+            mine = {t % 8 for t in s.tokens[seat]}
+            value = float(VP_BY_SEASON[min(s.season, 2)])
+            value += cards.total(s, seat, "token_vp", "vp")
+            got = self._tokens[seat] = (mine, value, _new_province_vp(len(mine)))
+        mine, value, new = got
+        return value if p in mine else value + new
+
+    def higher(self, a: int, b: int) -> bool:
+        """Whether ``a`` has more Honor than ``b``."""
+        return self.rank[a] < self.rank[b]
+
+    def strongest(self, values: list[int]) -> int:
+        """:func:`.figures.strongest` over all seats."""
+        rank = self.rank
+        best = -1
+        top = 0
+        for q, v in enumerate(values):
+            if v > top or (v == top and v > 0 and rank[q] < rank[best]):
+                best = q
+                top = v
+        return best
+
+
+#: The facts of the decision :func:`policy` is making (see :class:`_Now`).
+_now: _Now | None = None
+
+
+def _facts(s: State) -> _Now:
+    """The facts of the decision being made on ``s``: each call of :func:`policy` starts
+    them afresh, since the state changes between calls."""
+    global _now
+    now = _now
+    if now is None or now.s is not s:
+        now = _now = _Now(s)
+    return now
 
 
 def _estimates(s: State) -> list[float]:
-    got = _memo.get("estimates")
-    if got is None:
-        got = _memo["estimates"] = score_estimate(s)
-    return got
+    return _facts(s).estimates()
 
 
 def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
@@ -152,7 +385,8 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
         return None
     if len(acts) == 1 or s.pending is None:
         return acts[0] if len(acts) == 1 else rng.choice(acts)
-    _memo.clear()
+    global _now
+    _now = _Now(s)
     kind = s.pending[0]
     if kind == D_BID:
         bids = [a for a in acts if isinstance(a, Bid)]
@@ -195,42 +429,48 @@ def token_worth(s: State, seat: int, p: int) -> float:
     return value
 
 
-def _win_chance(s: State, seat: int, force: list[int], p: int) -> float:
-    """The chance that ``seat`` takes the token of ``p`` with these Forces, before the
+def _win_chance(now: _Now, seat: int, force: list[int]) -> float:
+    """The chance that ``seat`` takes a province's token with these Forces, before the
     Battle's bids: sure alone, else growing with the margin over the strongest rival."""
     mine = force[seat]
     if mine <= 0:
         return 0.0
-    ally = s.ally[seat]
-    rivals = [q for q in range(s.players) if q != seat and force[q] > 0]
+    rank = now.rank
+    rivals = 0
+    rival = -1  # the last rival seen
+    top = 0
+    best = -1  # the strongest rival, a tie to Honor
+    for q, x in enumerate(force):
+        if q == seat or x <= 0:
+            continue
+        rivals += 1
+        rival = q
+        if x > top or (x == top and rank[q] < rank[best]):
+            top = x
+            best = q
     if not rivals:
         return min(1.0, 0.8 + 0.1 * mine)
-    top = max(force[q] for q in rivals)
-    best = honor.best(s, [q for q in rivals if force[q] == top])
-    margin = mine - top + (0.4 if honor.higher(s, seat, best) else -0.4)
-    if rivals == [ally]:
+    margin = mine - top + (0.4 if rank[seat] < rank[best] else -0.4)
+    if rivals == 1 and rival == now.s.ally[seat]:
         return 1.0 if margin > 0 else 0.0
     return min(0.97, max(0.03, 0.5 + 0.18 * margin))
 
 
-def _province_worth(s: State, seat: int, p: int, force: list[int], at_war: bool) -> float:
-    """What province ``p`` is worth to ``seat`` with these Forces: its token times the chance
-    of taking it, less the figures lost when it does not; elsewhere a little for Harvest."""
-    if not at_war:
-        if force[seat] > 0 and figures.strongest(s, force) == seat:
-            r = D.provinces[p].reward
-            return 0.25 * (r.vp + COIN_VP * r.coins + RONIN_VP * r.ronin)
+def _worth(now: _Now, seat: int, p: int, force: list[int]) -> float:
+    """What province ``p`` is worth to ``seat`` with these Forces: at war, its token times
+    the chance of taking it, less the figures lost when it does not; elsewhere a little for
+    Harvest."""
+    if not now.at_war[p]:
+        if force[seat] > 0 and now.strongest(force) == seat:
+            return _HARVEST_WORTH[p]
         return 0.0
-    chance = _win_chance(s, seat, force, p)
-    return chance * token_worth(s, seat, p) - (1 - chance) * 0.3 * force[seat]
+    chance = _win_chance(now, seat, force)
+    return chance * now.token_worth(seat, p) - (1 - chance) * 0.3 * force[seat]
 
 
 def _forces_now(s: State) -> list[list[int]]:
-    return [_force(s, p) for p in range(N_PROVINCES)]
-
-
-def _war_worth(s: State, seat: int, p: int, force: list[int]) -> float:
-    return _province_worth(s, seat, p, force, p in wars_left(s))
+    now = _facts(s)
+    return [now.force(p) for p in range(N_PROVINCES)]
 
 
 def _piece_force(s: State, owner: int, what: int, p: int) -> int:
@@ -238,8 +478,9 @@ def _piece_force(s: State, owner: int, what: int, p: int) -> int:
     if what >= MONSTER_BASE:
         card = CARDS[what - MONSTER_BASE]
         if card.effect == "lowest_honor_force":
-            present = [q for q in figures.present(s, p) if q != owner]
-            if present and all(honor.higher(s, q, owner) for q in present):
+            now = _facts(s)
+            present = [q for q in now.present(p) if q != owner]
+            if present and all(now.higher(q, owner) for q in present):
                 return card.params["force"]
         return max(card.force, 1)
     if what == STRONGHOLD:
@@ -255,34 +496,49 @@ def _gain_at(s: State, seat: int, p: int, owner: int, delta: int) -> float:
     """The change in ``seat``'s worth of province ``p`` when ``owner`` gains ``delta`` Force."""
     if delta == 0:
         return 0.0
-    force = _force(s, p).copy()
-    before = _war_worth(s, seat, p, force)
+    now = _facts(s)
+    force = now.force(p).copy()
+    before = now.worth_now(seat, p)
     force[owner] = max(0, force[owner] + delta)
-    return _war_worth(s, seat, p, force) - before
+    return _worth(now, seat, p, force) - before
 
 
 # ---------------------------------------------------------------------- Summons and moves
 
 
+#: The Kami Turns from each turn of the Political Phase on.
+_KAMI_LEFT = [TRACK[t:].count("K") for t in range(len(TRACK) + 1)]
+
+
 def _kami_turns_left(s: State) -> int:
-    return TRACK[s.turn :].count("K") if s.phase < WAR else 0
+    if s.phase >= WAR:
+        return 0
+    return _KAMI_LEFT[s.turn] if 0 <= s.turn < len(_KAMI_LEFT) else TRACK[s.turn :].count("K")
 
 
 def _shrine_value(s: State, seat: int, kami: int) -> float:
     """What one more worshipper at Kami ``kami``'s shrine is worth: the Kami's ability on
     each Kami Turn left this Season, times the better chance of winning the shrine."""
-    turns = _kami_turns_left(s)
+    now = _facts(s)
+    key = seat * 64 + kami
+    got = now.shrine_values.get(key)
+    if got is None:
+        got = now.shrine_values[key] = _shrine_value_now(s, seat, kami, now.kami_turns)
+    return got
+
+
+def _shrine_value_now(s: State, seat: int, kami: int, turns: int) -> float:
     if turns == 0 or kami not in s.shrines:
         return 0.0
     info = D.kami[kami]
     value = KAMI_VP.get(info.ability, 0.5)
     if info.ability == "vp_per_stronghold":
-        value = float(cards.strongholds_on_map(s, seat))
+        value = float(_facts(s).counts().strongholds[seat])
     elif info.ability == "buy_full_cost" and s.coins[seat] < 2:
         value = 0.3
     value += cards.total(s, seat, "shrine_buy_vp", "vp") * 0.5
     slot = s.shrines.index(kami)
-    force = figures.shrine_force(s, slot)
+    force = _facts(s).counts().shrines[slot]
     mine = force[seat]
     top = max((force[q] for q in range(s.players) if q != seat), default=0)
 
@@ -300,13 +556,14 @@ def _summon_value(s: State, seat: int, what: int, province: int, kami: int) -> f
         return FIGURE_VP * 0.5 + _shrine_value(s, seat, kami)
     force = _piece_force(s, seat, what, province)
     value = FIGURE_VP + _gain_at(s, seat, province, seat, force)
-    if what == SHINTO and _kami_turns_left(s):
+    if what == SHINTO and _facts(s).kami_turns:
         value -= 0.2  # keep Shinto for the shrines
     if what >= MONSTER_BASE:
         card = CARDS[what - MONSTER_BASE]
         if card.effect == "enter_steal_vp":
+            now = _facts(s)
             value += card.params["vp"] * sum(
-                1 for q in figures.present(s, province) if honor.higher(s, q, seat)
+                1 for q in now.present(province) if now.higher(q, seat)
             )
     return value + 0.05 * force
 
@@ -326,13 +583,14 @@ def _score_move(s: State, seat: int, a: Any) -> float:
     gain something clear)."""
     if not isinstance(a, Move):
         return 0.3
+    now = _facts(s)
     force = _piece_force(s, seat, a.what, a.src)
-    src = _force(s, a.src).copy()
-    dst = _force(s, a.dst).copy()
-    before = _war_worth(s, seat, a.src, src) + _war_worth(s, seat, a.dst, dst)
+    src = now.force(a.src).copy()
+    dst = now.force(a.dst).copy()
+    before = now.worth_now(seat, a.src) + now.worth_now(seat, a.dst)
     src[seat] -= force
     dst[seat] += _piece_force(s, seat, a.what, a.dst)
-    gain = _war_worth(s, seat, a.src, src) + _war_worth(s, seat, a.dst, dst) - before
+    gain = _worth(now, seat, a.src, src) + _worth(now, seat, a.dst, dst) - before
     fee = sum(c for _, c in figures.toll(s, seat, a.src, a.dst))
     return gain - fee * COIN_VP
 
@@ -363,11 +621,12 @@ def _score_betray(s: State, seat: int, a: Any) -> float:
     if a.where >= AT_KAMI:
         return 2 * _shrine_value(s, seat, a.where - AT_KAMI) + 0.3
     p = a.where
-    force = _force(s, p).copy()
-    before = _war_worth(s, seat, p, force)
+    now = _facts(s)
+    force = now.force(p).copy()
+    before = now.worth_now(seat, p)
     force[owner] -= _piece_force(s, owner, a.what, p)
     force[seat] += _piece_force(s, seat, a.with_what, p)
-    gain = _war_worth(s, seat, p, force) - before
+    gain = _worth(now, seat, p, force) - before
     return gain + FIGURE_VP * (1 + OTHERS) + (0.3 if owner == _leader(s, seat) else 0.0)
 
 
@@ -395,11 +654,6 @@ def card_value(s: State, seat: int, c: int) -> float:
     e = card.effect
     prm = card.params
     wars = 3 - s.season  # War Phases still to come, this one included
-    bushi = sum(
-        1
-        for f in range(len(s.loc))
-        if s.owner[f] == seat and s.kind[f] == BUSHI and 0 <= s.loc[f] < 8
-    )
     if card.type == "monster":
         force = float(prm.get("force", card.force) if e == "lowest_honor_force" else card.force)
         if e == "lowest_honor_force" and honor.rank(s, seat) < s.players - 2:
@@ -419,48 +673,63 @@ def card_value(s: State, seat: int, c: int) -> float:
         return value
     if card.type == "winter":
         return float(_winter_forecast(s, seat, c))
-    table: dict[str, float] = {
-        "daimyo_force": 1.1 * prm.get("force", 0) * wars,
-        "bushi_war_force": 1.0 * max(0, prm.get("force", 1) - 1) * max(bushi, 2) * wars,
-        "bushi_oni_force": 0.4 * max(bushi, 1) * wars,
-        "own_killed_vp": 2.0 * wars,
-        "kill_lower_honor_vp": prm.get("vp", 0) * 0.6 * wars * (1 - honor.rank(s, seat) / 4),
-        "enemy_oni_killed_vp": 1.0 * wars,
-        "extra_hostage": 0.8 * wars,
-        "spare_vp": prm.get("vp", 0) * 0.5 * wars,
-        "token_vp": prm.get("vp", 0) * 1.8 * wars,
-        "war_coins": prm.get("coins", 0) * 0.45 * wars,
-        "war_ronin": prm.get("ronin", 0) * 0.45 * wars,
-        "war_per_virtue": (prm.get("coins", 0) * 0.45 + prm.get("vp", 0))
-        * max(1, _virtues(s, seat))
-        * wars,
-        "war_take_from_lower": 0.6 * (s.players - 1 - honor.rank(s, seat)) * wars,
-        "war_move_bushi": 0.8 * wars,
-        "route_toll": 0.3 * wars,
-        "spend_gift": prm.get("vp", 0) * 0.8 * wars,
-        "summon_place_bushi": FIGURE_VP * 1.2 * wars,
-        "summon_kill_bushi": 0.8 * wars,
-        "summon_take_coin": 0.4 * wars,
-        "summon_top_honor_gain": (prm.get("vp", 0) + 0.5 * prm.get("coins", 0)) * 0.3 * wars,
-        "summon_honor_coins": prm.get("coins", 0) * COIN_VP * 0.8 * wars,
-        "summon_coins": prm.get("coins", 0) * COIN_VP * 1.5 * wars,
-        "recruit_end_shinto": 1.0 * wars,
-        "recruit_end_bushi": FIGURE_VP * wars,
-        "allied_select_vp": prm.get("vp", 0) * 0.6 * wars,
-        "allied_vp_bonus": prm.get("vp", 0) * 1.5 * wars,
-        "merchant": 0.6 * wars,
-        "betray_extra": 0.5 * wars,
-        "betray_coins": 0.3 * wars,
-        "mandate_offer_coin": 0.1,
-        "shrine_buy_vp": 0.6 * wars,
-    }
-    value = table.get(e, 0.5)
+    rule = _CARD_RULES.get(e)
+    value = 0.5 if rule is None else rule(s, seat, prm, wars)
     if card.type == "virtue":
         value += 3 * cards.copies(s, seat, "winter_per_virtue") * (_virtues(s, seat, c) > 0)
         value += cards.copies(s, seat, "war_per_virtue") * 2.5 * wars
-    if e == "daimyo_force" and figures.first(s, seat, DAIMYO, RESERVE) >= 0:
+    if e == "daimyo_force" and _facts(s).counts().reserve_daimyo[seat]:
         value *= 0.7
     return value
+
+
+#: What a card of each effect (not a Monster, not a Winter Upgrade) is worth to ``seat`` over
+#: ``wars`` War Phases left, ``prm`` its params; 0.5 for an effect not named.
+_CARD_RULES: dict[str, Callable[[State, int, dict[str, int], int], float]] = {
+    "daimyo_force": lambda s, seat, prm, wars: 1.1 * prm.get("force", 0) * wars,
+    "bushi_war_force": lambda s, seat, prm, wars: (
+        1.0 * max(0, prm.get("force", 1) - 1) * max(_facts(s).counts().bushi_on_map[seat], 2) * wars
+    ),
+    "bushi_oni_force": lambda s, seat, prm, wars: (
+        0.4 * max(_facts(s).counts().bushi_on_map[seat], 1) * wars
+    ),
+    "own_killed_vp": lambda s, seat, prm, wars: 2.0 * wars,
+    "kill_lower_honor_vp": lambda s, seat, prm, wars: (
+        prm.get("vp", 0) * 0.6 * wars * (1 - honor.rank(s, seat) / 4)
+    ),
+    "enemy_oni_killed_vp": lambda s, seat, prm, wars: 1.0 * wars,
+    "extra_hostage": lambda s, seat, prm, wars: 0.8 * wars,
+    "spare_vp": lambda s, seat, prm, wars: prm.get("vp", 0) * 0.5 * wars,
+    "token_vp": lambda s, seat, prm, wars: prm.get("vp", 0) * 1.8 * wars,
+    "war_coins": lambda s, seat, prm, wars: prm.get("coins", 0) * 0.45 * wars,
+    "war_ronin": lambda s, seat, prm, wars: prm.get("ronin", 0) * 0.45 * wars,
+    "war_per_virtue": lambda s, seat, prm, wars: (
+        (prm.get("coins", 0) * 0.45 + prm.get("vp", 0)) * max(1, _virtues(s, seat)) * wars
+    ),
+    "war_take_from_lower": lambda s, seat, prm, wars: (
+        0.6 * (s.players - 1 - honor.rank(s, seat)) * wars
+    ),
+    "war_move_bushi": lambda s, seat, prm, wars: 0.8 * wars,
+    "route_toll": lambda s, seat, prm, wars: 0.3 * wars,
+    "spend_gift": lambda s, seat, prm, wars: prm.get("vp", 0) * 0.8 * wars,
+    "summon_place_bushi": lambda s, seat, prm, wars: FIGURE_VP * 1.2 * wars,
+    "summon_kill_bushi": lambda s, seat, prm, wars: 0.8 * wars,
+    "summon_take_coin": lambda s, seat, prm, wars: 0.4 * wars,
+    "summon_top_honor_gain": lambda s, seat, prm, wars: (
+        (prm.get("vp", 0) + 0.5 * prm.get("coins", 0)) * 0.3 * wars
+    ),
+    "summon_honor_coins": lambda s, seat, prm, wars: prm.get("coins", 0) * COIN_VP * 0.8 * wars,
+    "summon_coins": lambda s, seat, prm, wars: prm.get("coins", 0) * COIN_VP * 1.5 * wars,
+    "recruit_end_shinto": lambda s, seat, prm, wars: 1.0 * wars,
+    "recruit_end_bushi": lambda s, seat, prm, wars: FIGURE_VP * wars,
+    "allied_select_vp": lambda s, seat, prm, wars: prm.get("vp", 0) * 0.6 * wars,
+    "allied_vp_bonus": lambda s, seat, prm, wars: prm.get("vp", 0) * 1.5 * wars,
+    "merchant": lambda s, seat, prm, wars: 0.6 * wars,
+    "betray_extra": lambda s, seat, prm, wars: 0.5 * wars,
+    "betray_coins": lambda s, seat, prm, wars: 0.3 * wars,
+    "mandate_offer_coin": lambda s, seat, prm, wars: 0.1,
+    "shrine_buy_vp": lambda s, seat, prm, wars: 0.6 * wars,
+}
 
 
 def _virtues(s: State, seat: int, new: int = -1) -> int:
@@ -476,7 +745,7 @@ def _winter_forecast(s: State, seat: int, c: int) -> float:
     e = CARDS[c].effect
     vp = CARDS[c].params.get("vp", 0)
     if e == "winter_per_stronghold":
-        return vp * (cards.strongholds_on_map(s, seat) + 0.3)
+        return vp * (_facts(s).counts().strongholds[seat] + 0.3)
     if e == "winter_per_virtue":
         return vp * (cards.distinct_virtues(s, seat) + 0.2)
     if e == "winter_per_monster":
@@ -514,35 +783,42 @@ def _leader(s: State, seat: int) -> int:
 
 
 def _recruit_count(s: State, seat: int, bonus: bool) -> int:
-    spots = cards.strongholds_on_map(s, seat)
+    counts = _facts(s).counts()
+    spots = counts.strongholds[seat]
     if spots and bonus:
         spots += 1
-    return min(spots, len(figures.reserve_of(s, seat)))
+    return min(spots, counts.reserve_figures[seat])
 
 
 def _best_moves(s: State, seat: int) -> float:
     """Roughly what one Marshal gives ``seat``: the best gain of each of its figures' Moves."""
     board = s.board
+    now = _facts(s)
     force = _forces_now(s)
-    wars = set(wars_left(s))
+    at_war = now.at_war
+    dragonfly = honor.is_dragonfly(s, seat)
+    owner = s.owner
+    kind = s.kind
+    best_from: list[float | None] = [None] * N_PROVINCES  # the best gain of a Move from each
     total = 0.0
-    for f in range(len(s.loc)):
-        src = s.loc[f]
-        if s.owner[f] != seat or not 0 <= src < 8 or not figures.gives_force(s, f):
+    for f, src in enumerate(s.loc):
+        if owner[f] != seat or not 0 <= src < 8 or not figures.gives_force(s, f):
             continue
-        if s.kind[f] == STRONGHOLD:
+        if kind[f] == STRONGHOLD:
             continue
-        best = 0.0
-        targets = range(8) if honor.is_dragonfly(s, seat) else board.neighbours[src]
-        for dst in targets:
-            if dst == src or dst not in wars:
-                continue
-            a = force[src].copy()
-            b = force[dst].copy()
-            before = _war_worth(s, seat, src, a) + _war_worth(s, seat, dst, b)
-            a[seat] -= 1
-            b[seat] += 1
-            best = max(best, _war_worth(s, seat, src, a) + _war_worth(s, seat, dst, b) - before)
+        best = best_from[src]
+        if best is None:
+            best = 0.0
+            for dst in range(8) if dragonfly else board.neighbours[src]:
+                if dst == src or not at_war[dst]:
+                    continue
+                a = force[src].copy()
+                b = force[dst].copy()
+                before = now.worth_now(seat, src) + now.worth_now(seat, dst)
+                a[seat] -= 1
+                b[seat] += 1
+                best = max(best, _worth(now, seat, src, a) + _worth(now, seat, dst, b) - before)
+            best_from[src] = best
         total += best
         if total > 8:
             break
@@ -550,12 +826,12 @@ def _best_moves(s: State, seat: int) -> float:
 
 
 def _harvest_gain(s: State, seat: int) -> float:
-    war = s.phase == WAR
-    won = [
-        p
-        for p in range(8)
-        if figures.strongest(s, _force(s, p) if not war else figures.forces(s, p, False)) == seat
-    ]
+    now = _facts(s)
+    if now.war:
+        here = now.here()
+        won = [p for p in range(8) if now.strongest(figures.forces_here(s, here[p], False)) == seat]
+    else:
+        won = [p for p in range(8) if now.strongest(now.force(p)) == seat]
     vp = sum(D.provinces[p].reward.vp for p in won)
     coins = sum(D.provinces[p].reward.coins for p in won)
     ronin = sum(D.provinces[p].reward.ronin for p in won)
@@ -606,7 +882,7 @@ def _mandate_value(s: State, seat: int, m: int) -> float:
             if (
                 bonus
                 and s.coins[q] >= mandates.STRONGHOLD_COST
-                and figures.strongholds_in_reserve(s, q)
+                and _facts(s).counts().reserve_strongholds[q]
             ):
                 value += 1.0
             return value
@@ -716,31 +992,42 @@ def _rival_bid_cdf(coins: int, step: int) -> tuple[tuple[float, ...], tuple[floa
     return tuple(below), tuple(eq)
 
 
-def _win_bid(s: State, seat: int, rivals: list[int], a: int, x: int) -> float:
-    """The chance that a bid of ``x`` wins Advantage ``a`` against ``rivals`` (Honor breaks a
-    tie; with option ``zero_bid_wins`` off a bid of 0 never wins)."""
-    if x == 0 and not s.options.zero_bid_wins:
-        return 0.0
-    chance = 1.0
-    for q in rivals:
-        c = s.coins[q]
-        if x > c:
+def _win_bids(
+    s: State,
+    seat: int,
+    rank: list[int],
+    rivals: list[int],
+    a: int,
+    most: int,
+    bids: tuple[int, ...],
+) -> list[float]:
+    """The chance that a bid of x wins Advantage ``a`` against ``rivals``, by x = 0..most,
+    worked out for the ``bids`` to be tried (Honor breaks a tie; with option
+    ``zero_bid_wins`` off a bid of 0 never wins)."""
+    coins = s.coins
+    against = [(coins[q], _rival_bid_cdf(coins[q], a), rank[seat] < rank[q]) for q in rivals]
+    out = [0.0] * (most + 1)
+    for x in bids:
+        if x > most or (x == 0 and not s.options.zero_bid_wins):
             continue
-        below, eq = _rival_bid_cdf(c, a)
-        chance *= below[x] + (eq[x] if honor.higher(s, seat, q) else 0.0)
-    return chance
+        chance = 1.0
+        for c, (below, eq), higher in against:
+            if x > c:
+                continue
+            chance *= below[x] + (eq[x] if higher else 0.0)
+        out[x] = chance
+    return out
 
 
-def _battle_wins(s: State, seat: int, force: list[float], rivals: list[int]) -> tuple[float, int]:
-    """(1 if ``seat`` wins the Battle with these Forces, else 0; the winner): the most Force,
-    a tie to Honor, and with no Force at all the highest Honor (rules §16.4)."""
-    pool = [seat, *rivals]
+def _battle_winner(rank: list[int], pool: list[int], force: list[float]) -> int:
+    """Who of ``pool`` wins a Battle with these Forces: the most Force, a tie to Honor
+    (``rank``), and with no Force at all the highest Honor (rules §16.4)."""
     top = max(force[q] for q in pool)
-    if top <= 0:
-        w = honor.best(s, pool)
-    else:
-        w = honor.best(s, [q for q in pool if force[q] >= top - 1e-9])
-    return (1.0 if w == seat else 0.0), w
+    w = -1
+    for q in pool:
+        if (top <= 0 or force[q] >= top - 1e-9) and (w < 0 or rank[q] < rank[w]):
+            w = q
+    return w
 
 
 def _plan(s: State, seat: int) -> list[int]:
@@ -752,22 +1039,32 @@ def _plan(s: State, seat: int) -> list[int]:
     total = s.coins[seat]
     rivals = [q for q in part if q != seat]
     ally = s.ally[seat]
-    force = figures.forces(s, p, True, part)
-    mine_figs = figures.figures_in(s, seat, p)
-    n_mine = len(mine_figs)
+    now = _facts(s)
+    here = now.here()[p]
+    force = figures.forces_here(s, here, True, part)
+    owner = s.owner
+    kind = s.kind
+    n_figs = [0] * s.players  # each seat's figures here
+    for f in here:
+        if kind[f] != STRONGHOLD:
+            n_figs[owner[f]] += 1
+    n_mine = n_figs[seat]
     koi = honor.is_koi(s, seat)
     # the strongest rival figure a hostage could remove, and ours a rival could take
     best_take = (0, -1)
-    for f in figures.at(s, p):
-        q = s.owner[f]
-        if q in rivals and q != ally and figures.is_figure(s, f) and not figures.daimyo_like(s, f):
+    lose_take = 0
+    for f in here:
+        q = owner[f]
+        if kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
+            continue
+        if q == seat:
+            lose_take = max(lose_take, figures.force_of(s, f, part, True))
+        elif q in rivals and q != ally:
             best_take = max(best_take, (figures.force_of(s, f, part, True), q))
-    ours = [figures.force_of(s, f, part, True) for f in mine_figs if not figures.daimyo_like(s, f)]
-    lose_take = max(ours, default=0)
     target_share = 1.0 if len(rivals) == 1 else 0.5
-    rival_figs = {q: len(figures.figures_in(s, q, p)) for q in rivals}
+    rival_figs = {q: n_figs[q] for q in rivals}
     later = _later_battles(s, seat)
-    token = token_worth(s, seat, p)
+    token = now.token_worth(seat, p)
     coin_cost = 0.08 + 0.3 * min(later, 2)
     rival_ronin = {q: (s.coins[q] / 2 if honor.is_koi(s, q) else s.ronin[q]) for q in rivals}
     key = (
@@ -780,7 +1077,7 @@ def _plan(s: State, seat: int) -> list[int]:
         tuple(s.honor),
         tuple(s.ally),
         tuple(s.vp[q] > 0 for q in part),
-        tuple(figures.what(s, f) * 8 + s.owner[f] for f in figures.at(s, p)),
+        tuple(figures.what(s, f) * 8 + owner[f] for f in here),
         best_take,
         lose_take,
         later,
@@ -792,13 +1089,17 @@ def _plan(s: State, seat: int) -> list[int]:
     if cached is not None:
         return list(cached)
     koi_all = s.options.koi_reserve_coins is KoiCoins.ALL
+    rank = now.rank
+    pool = [seat, *rivals]
+    taker = best_take[1]
+    dead_won = sum(n for q, n in rival_figs.items() if q != ally)  # killed when we win
 
     def outcome(h: bool, r: bool, kept: int) -> tuple[float, float]:
         """(chance of winning the Battle, expected figures killed) for Hostage won (h),
         Ronin won (r), ``kept`` Coins not bid."""
         base = [float(x) for x in force]
-        if h and best_take[1] >= 0:
-            base[best_take[1]] -= best_take[0]
+        if h and taker >= 0:
+            base[taker] -= best_take[0]
         mine = base[seat]
         if r:
             mine += s.ronin[seat] + (kept if koi else 0)
@@ -822,12 +1123,11 @@ def _plan(s: State, seat: int) -> list[int]:
             for taken, pr2 in takes:
                 g = f.copy()
                 g[seat] = mine - (lose_take if taken else 0)
-                won, w = _battle_wins(s, seat, g, rivals)
+                w = _battle_winner(rank, pool, g)
                 weight = pr * pr2
-                win += weight * won
-                if won:
-                    dead = sum(n for q, n in rival_figs.items() if q != ally)
-                    dead -= 1 if h and best_take[1] >= 0 else 0
+                if w == seat:
+                    win += weight
+                    dead = dead_won - (1 if h and taker >= 0 else 0)
                 else:
                     dead = sum(n for q, n in rival_figs.items() if q != w and q != s.ally[w])
                     if s.ally[w] != seat:
@@ -837,9 +1137,10 @@ def _plan(s: State, seat: int) -> list[int]:
 
     gain_won = token + 0.3 * sum(rival_figs.values())
     loss = n_mine * (0.4 if ally < 0 else 0.2)
-    steal = 1.3 if best_take[1] >= 0 and s.vp[best_take[1]] > 0 else 0.3
+    steal = 1.3 if taker >= 0 and s.vp[taker] > 0 else 0.3
     sepp = n_mine * (1 + HONOR_VP + 0.2)
     memo: dict[int, list[tuple[float, float, float]]] = {}
+    outcomes: dict[tuple[bool, bool, int], tuple[float, float]] = {}
 
     def terms(kept: int) -> list[tuple[float, float, float]]:
         """Per (Hostage won, Ronin won): (chance of winning, its VP, figures killed)."""
@@ -850,33 +1151,45 @@ def _plan(s: State, seat: int) -> list[int]:
             got = []
             for h in (False, True):
                 for r in (False, True):
-                    win, kills = outcome(h, r, kept)
+                    key = (h, r, kept if r else 0)  # kept Coins count only with the Ronin
+                    known = outcomes.get(key)
+                    if known is None:
+                        known = outcomes[key] = outcome(h, r, kept)
+                    win, kills = known
                     got.append((win, win * gain_won - (1 - win) * loss, kills))
             memo[kept if koi else 0] = got
         return got
 
     levels = sorted(
         {0, 1, 2, total // 2, total}
-        | {min(total, s.coins[q] + (0 if honor.higher(s, seat, q) else 1)) for q in rivals}
+        | {min(total, s.coins[q] + (0 if rank[seat] < rank[q] else 1)) for q in rivals}
         | {min(total, s.coins[q] // 2 + 1) for q in rivals}
     )
     levels = [x for x in levels if x <= total]
     # an Advantage that can change nothing here gets no Coin
     useful = (
         n_mine > 0,
-        best_take[1] >= 0 or lose_take > 0,
+        taker >= 0 or lose_take > 0,
         s.ronin[seat] > 0 or koi or any(rival_ronin.values()),
         True,
     )
-    chances = [[_win_bid(s, seat, rivals, a, x) for x in range(total + 1)] for a in range(4)]
-
     options = [
         (done[a],) if a < len(done) else (tuple(levels) if useful[a] else (0,)) for a in range(4)
     ]
-    cs, ch, cr, cp = chances
+    cs, ch, cr, cp = (_win_bids(s, seat, rank, rivals, a, total, options[a]) for a in range(4))
+    xps = options[3]
     best_value = -1e9
     best = [0, 0, 0, 0]
-    fixed_terms = None if koi else terms(0)
+    # without Koi's kept Coins, the terms are the same for every split: what each Imperial
+    # Poets bid adds is worked out once
+    fixed = (0.0, 0.0, 0.0, 0.0)
+    poets: list[tuple[float, float, float, float]] = []
+    if not koi:
+        (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = terms(0)
+        fixed = (w00, w01, w10, w11)
+        for xp in xps:
+            pp = cp[xp]
+            poets.append((v00 + pp * k00, v01 + pp * k01, v10 + pp * k10, v11 + pp * k11))
     for xs in options[0]:
         ps = cs[xs]
         for xh in options[1]:
@@ -892,11 +1205,26 @@ def _plan(s: State, seat: int) -> list[int]:
                 q01 = (1 - ph) * pr
                 q10 = ph * (1 - pr)
                 q11 = ph * pr
-                for xp in options[3]:
+                if not koi:
+                    w00, w01, w10, w11 = fixed
+                    win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
+                    extra = ph * steal + ps * (1 - win) * sepp
+                    for xp, (a00, a01, a10, a11) in zip(xps, poets, strict=True):
+                        spent = spent3 + xp
+                        if spent > total:
+                            break
+                        ev = q00 * a00 + q01 * a01
+                        ev += q10 * a10 + q11 * a11
+                        ev += extra - coin_cost * spent
+                        if ev > best_value + 1e-9:
+                            best_value = ev
+                            best = [xs, xh, xr, xp]
+                    continue
+                for xp in xps:
                     spent = spent3 + xp
                     if spent > total:
                         break
-                    tm = fixed_terms or terms(total - spent)
+                    tm = terms(total - spent)
                     (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = tm
                     pp = cp[xp]
                     win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
@@ -920,10 +1248,12 @@ _PLANS: dict[tuple[Any, ...], tuple[int, ...]] = {}
 def _later_battles(s: State, seat: int) -> int:
     """The later provinces at war this Season where ``seat`` and a non-allied rival have
     Force (Battles still to come)."""
+    now = _facts(s)
+    ally = s.ally[seat]
     n = 0
     for p in s.war[s.war_next :]:
-        here = figures.present(s, p)
-        if seat in here and any(q != seat and q != s.ally[seat] for q in here):
+        here = now.present(p)
+        if seat in here and any(q != seat and q != ally for q in here):
             n += 1
     return n
 
@@ -1021,22 +1351,35 @@ def score_estimate(s: State) -> list[float]:
     (before Winter) the tokens still to be fought for this Season, shared out by Force."""
     if s.final is not None:
         return [float(x) for x in s.final]
-    out = []
     left = wars_left(s)
-    force = [figures.forces(s, p, s.phase == WAR) for p in left]
+    force: list[list[int]] = []
+    if left:
+        here = figures.by_province(s)
+        war = s.phase == WAR
+        force = [figures.forces_here(s, here[p], war) for p in left]
+    return _score_estimate(s, left, force)
+
+
+def _score_estimate(s: State, left: list[int], force: list[list[int]]) -> list[float]:
+    """:func:`score_estimate` (no final scores yet), given each Force in the provinces
+    ``left`` to be resolved this Season."""
+    out = []
+    squares = [sum(x * x for x in f) for f in force]  # each province's sum of squared Forces
     season_vp = VP_BY_SEASON[min(s.season, 2)]
     for seat in range(s.players):
         vp = s.vp[seat] + token_vp(s, seat) + set_bonus(s, seat)
-        vp += sum(upgrade_vp(s, seat, c) for c in s.owned[seat] if CARDS[c].type == "winter")
-        mine = {t % 8 for t in s.tokens[seat]}
+        for c in s.owned[seat]:
+            if CARD_TYPE[c] == "winter":
+                vp += upgrade_vp(s, seat, c)
         expected = 0.0
-        for p, f in zip(left, force, strict=True):
-            total = sum(x * x for x in f)
-            if total and f[seat]:
-                share = f[seat] * f[seat] / total
-                expected += share * (
-                    season_vp + (_new_province_vp(len(mine)) if p not in mine else 0)
-                )
+        if left:
+            mine = {t % 8 for t in s.tokens[seat]}
+            new = _new_province_vp(len(mine))
+            for p, f, total in zip(left, force, squares, strict=True):
+                x = f[seat]
+                if total and x:
+                    share = x * x / total
+                    expected += share * (season_vp + (new if p not in mine else 0))
         out.append(float(vp) + 0.8 * expected + 0.2 * s.coins[seat])
     return out
 

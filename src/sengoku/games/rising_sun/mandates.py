@@ -274,7 +274,14 @@ def _recruit_provinces(s: State, seat: int) -> list[int]:
 
 
 def _reserve_types(s: State, seat: int) -> list[int]:
-    return sorted({figures.what(s, f) for f in figures.reserve_of(s, seat)})
+    owner, kind, card = s.owner, s.kind, s.card
+    types: set[int] = set()
+    for f, where in enumerate(s.loc):
+        if where == RESERVE and owner[f] == seat:
+            k = kind[f]
+            if k != STRONGHOLD:
+                types.add(MONSTER_BASE + card[f] if k == MONSTER else k)
+    return sorted(types)
 
 
 @task(T_RECRUIT_ASK)
@@ -526,12 +533,14 @@ def _betray_targets(s: State, seat: int) -> list[Replace]:
     shintos = [w for w in mine if w == SHINTO or (w in monsters and _komainu(w))]
     seen: set[tuple[int, int, int]] = set()
     out: list[Replace] = []
-    for f in range(len(s.loc)):
-        owner, loc = s.owner[f], s.loc[f]
-        if owner == seat or s.kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
-            continue
+    for f, loc in enumerate(s.loc):
         on_map = 0 <= loc < 8
         on_shrine = SHRINE <= loc < SHRINE + 4
+        if not (on_map or on_shrine):  # in a Reserve: no target (the most pieces)
+            continue
+        owner = s.owner[f]
+        if owner == seat or s.kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
+            continue
         standard = on_map and len(s.picked) < 2 and owner not in s.picked
         extra = s.extra_used < extras and (on_map or on_shrine)
         if not (standard or extra):
