@@ -179,11 +179,9 @@ class _Counts:
 
 
 class _Board:
-    """What the pieces on the board give: where they stand, each province's Force, the clans
-    present and the counts of :class:`_Counts`. It depends only on what :func:`_board_key`
-    reads, so every state with that key shares one (playouts meet the same board again and
-    again: bids, Mandates and cards move no piece). Filled in as asked, from any state with
-    its key; the lists it hands out are shared (copy to change)."""
+    """What the pieces on the board give one decision: where they stand, each province's
+    Force, the clans present and the counts of :class:`_Counts`. Filled in as asked; the
+    lists it hands out are shared (copy to change)."""
 
     __slots__ = ("_counts", "_force", "_here", "_present")
 
@@ -216,37 +214,6 @@ class _Board:
         if got is None:
             got = self._present[p] = figures.present_here(s, self.here(s)[p])
         return got
-
-
-def _board_key(s: State) -> tuple[object, ...]:
-    """Everything a :class:`_Board` reads: the pieces (where, whose, what), the cards owned
-    (Force bonuses), the clans (Turtle's Strongholds), the Honor track and the option
-    ``lowest_honor_alone`` (Oni of Skulls and of Blood), and whether it is the War Phase."""
-    return (
-        s.phase == WAR,
-        s.options.lowest_honor_alone,
-        tuple(s.loc),
-        tuple(s.owner),
-        tuple(s.kind),
-        tuple(s.card),
-        tuple(s.honor),
-        tuple(s.clan),
-        tuple(tuple(cards) for cards in s.owned),
-    )
-
-
-#: The boards met lately, by :func:`_board_key` (emptied past 512).
-_BOARDS: dict[tuple[object, ...], _Board] = {}
-
-
-def _board(s: State) -> _Board:
-    key = _board_key(s)
-    got = _BOARDS.get(key)
-    if got is None:
-        if len(_BOARDS) > 512:
-            _BOARDS.clear()
-        got = _BOARDS[key] = _Board()
-    return got
 
 
 class _Now:
@@ -291,7 +258,7 @@ class _Now:
     def board(self) -> _Board:
         got = self._board
         if got is None:
-            got = self._board = _board(self.s)
+            got = self._board = _Board()
         return got
 
     def counts(self) -> _Counts:
