@@ -14,6 +14,9 @@ machine that slows down meanwhile slows both), and the script prints each versio
 CPU per decision (the median over rounds of each point, then over points), the ratio, and how
 many decisions came out the same: an optimisation that must not change the search's choices
 shows all of them the same. Without ``--base`` it measures the working tree only.
+``--base`` may also name a folder holding a ``sengoku`` package, and ``SENGOKU_SRC`` the one
+measured as "this": ``SENGOKU_SRC=build/compiled python benchmarks/decision_cpu.py --game
+shogun --base src`` sets the compiled build (``tools/compile.py``) against the pure package.
 """
 
 from __future__ import annotations
@@ -85,9 +88,12 @@ def main() -> None:
         found = decide(args.game, args.players, args.agent, args.games, args.seed, args.points)
         print(json.dumps(found))
         return
-    versions = {"this": ROOT / "src"}
+    versions = {"this": Path(os.environ.get("SENGOKU_SRC", ROOT / "src"))}
+    tree: Path | None = None  # a worktree of --base made here
     with tempfile.TemporaryDirectory() as tmp:
-        if args.base:
+        if args.base and Path(args.base).is_dir():  # a package folder: src, build/compiled
+            versions = {"base": Path(args.base).resolve(), **versions}
+        elif args.base:
             tree = Path(tmp) / "base"
             subprocess.run(
                 ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), args.base],
@@ -101,7 +107,7 @@ def main() -> None:
                 for name in order:
                     runs[name].append(run_version(versions[name], args))
         finally:
-            if args.base:
+            if tree is not None:
                 subprocess.run(
                     ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
                     check=True,

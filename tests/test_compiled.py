@@ -50,13 +50,17 @@ def fingerprint() -> dict[str, Any]:
         players = get_game(name).player_counts[0]
         match = sengoku.new_match(name, players, seed=7)
         agents = [make_agent("heuristic", 7 + seat) for seat in range(players)]
-        searched: list[str] = []
+        searched: list[Any] = []
         while to_act := match.to_act():
             seat = to_act[0]
             legal = match.legal_actions(seat)
-            if len(legal) > 1 and len(match.history) % 97 == 0 and len(searched) < 2:
+            if len(legal) > 1 and len(match.history) % 97 == 0 and len(searched) < 6:
                 search = ISMCTSAgent(len(match.history), **settings)
                 searched.append(str(search.choose(match.view(seat), legal)))
+                twin = play_randomly(match.clone(), Rng(len(match.history)))  # clones, Rng too
+                searched.append([twin.to_record(), twin.rng_state()])
+                refusal = match.undo_refusal(seat)  # replays, varies secrets, compares views
+                searched.append(None if refusal is None else refusal.code)
             match.act(seat, agents[seat].choose(match.view(seat), legal))
         out[f"heuristic {name} {players}"] = [match.to_record(), searched]
     return out

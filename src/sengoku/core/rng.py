@@ -108,6 +108,4 @@ class Rng:
 
     def clone(self) -> Rng:
         """Return an identical, independent copy: both then produce the same numbers."""
-        twin = Rng.__new__(Rng)
-        twin._state = self._state
-        return twin
+        return Rng(self._state)

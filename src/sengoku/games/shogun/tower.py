@@ -148,9 +148,7 @@ class Tower:
 
     def clone(self) -> Tower:
         """An independent copy."""
-        t = Tower.__new__(Tower)
-        t.model = self.model
-        t.peasant = self.peasant
+        t = Tower(self.peasant, self.model)  # not Tower.__new__: compiled, that runs __init__
         t.inside = [level.copy() for level in self.inside]
         t.tray = self.tray.copy()
         t.flow = self.flow.copy()
