@@ -198,7 +198,8 @@ class Match:
 
     def legal_actions(self, seat: int) -> list[Any]:
         """Every legal action of ``seat`` now; ``[]`` when it may not act."""
-        self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.players:  # bools and junk too
+            self._check_seat(seat)
         legal = self._legal.get(seat)
         if legal is None:  # a seat that may not act has none (Game.legal_actions)
             legal = self._legal[seat] = self.game.legal_actions(self._state, seat)
@@ -553,7 +554,8 @@ class Match:
             )
 
     def _legal_or_raise(self, seat: int, action: Any) -> list[Any]:
-        self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.players:  # bools and junk too
+            self._check_seat(seat)
         legal = self._legal.get(seat)
         if legal is not None and legal:
             return legal
