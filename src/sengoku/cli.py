@@ -19,6 +19,7 @@ from rich.table import Table
 
 import sengoku
 from sengoku.ai import make_agent
+from sengoku.collector import collector_tuned, tune_collector
 from sengoku.core import (
     IllegalActionError,
     Match,
@@ -458,8 +459,11 @@ def simulate(
         address=address,
     )
     start = time.perf_counter()
-    for result in _play_out(results, f"{game}: {n} games", n, as_json, out, records, game, options):
-        summary.add(result)
+    with collector_tuned():
+        for result in _play_out(
+            results, f"{game}: {n} games", n, as_json, out, records, game, options
+        ):
+            summary.add(result)
     summary.seconds = time.perf_counter() - start
     data = summary.to_json()
     if as_json:
@@ -652,8 +656,9 @@ def tournament(
         address=address,
     )
     description = f"{game}: {len(orders)} pairings x {n} games"
-    for result in _play_out(results, description, total, as_json, out, records, game, options):
-        ratings.add(result)
+    with collector_tuned():
+        for result in _play_out(results, description, total, as_json, out, records, game, options):
+            ratings.add(result)
     data = tournament_summary(ratings, game, specs, count, n, seed)
     if as_json:
         typer.echo(json.dumps(data, indent=2))
@@ -866,12 +871,7 @@ def serve(
     try:
         import uvicorn
 
-        from sengoku.server import (
-            ServerSettings,
-            create_app,
-            default_database_url,
-            tune_collector,
-        )
+        from sengoku.server import ServerSettings, create_app, default_database_url
     except ImportError as exc:
         raise _fail(
             f"the server needs its extras ({exc.name} is missing): pip install 'sengoku[server]'"

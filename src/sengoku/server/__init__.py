@@ -5,6 +5,8 @@ needs the ``postgres`` extra (psycopg), imported only for a ``postgresql://`` UR
 in ``docs/protocol.md``; the architecture in ``docs/architecture.md``.
 """
 
-from .app import ServerSettings, create_app, default_database_url, tune_collector
+from sengoku.collector import tune_collector
+
+from .app import ServerSettings, create_app, default_database_url
 
 __all__ = ["ServerSettings", "create_app", "default_database_url", "tune_collector"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import ipaddress
 import json
 import logging
@@ -62,35 +61,6 @@ __all__ = ["ServerSettings", "create_app", "default_database_url"]
 log = logging.getLogger("sengoku.server")
 CLOSE_TOO_BIG = 1009  # the WebSocket close code for a message too big to process
 WEB = Path(sengoku.__file__).parent / "web"
-
-
-#: Python's cyclic garbage collector, as a server process sets it (:func:`tune_collector`).
-COLLECTOR_THRESHOLDS = (20_000, 20, 20)
-
-
-def tune_collector() -> None:
-    """Set Python's cyclic garbage collector for a long-running server process.
-
-    A server holds much long-lived data (each live match and its caches) and makes many short-
-    lived containers per move (views, messages, patches), nearly all freed by reference
-    counting. With Python's default thresholds (700, 10, 10) the collector ran every 700 new
-    containers and re-examined the whole heap about every 70,000: at 100 matches it took a
-    fifth of the server's CPU and its full passes held up every match for about 0.2 s
-    (docs/performance.md). Here what exists at start-up is frozen out of its passes
-    (:func:`gc.freeze`) and :data:`COLLECTOR_THRESHOLDS` makes them rarer; reference cycles
-    are still collected. ``sengoku serve`` calls it before it serves; an embedding
-    application may.
-
-    >>> import gc
-    >>> before = gc.get_threshold()
-    >>> tune_collector()
-    >>> gc.get_threshold() == COLLECTOR_THRESHOLDS
-    True
-    >>> gc.unfreeze(); gc.set_threshold(*before)
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
 def default_database_url(explicit: str | None = None) -> str:

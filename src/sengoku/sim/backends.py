@@ -22,11 +22,12 @@ import logging
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from types import ModuleType, TracebackType
 from typing import Any, Protocol, Self
 
+from sengoku.collector import tune_collector
 from sengoku.core import SengokuError, registry_targets
 
 from .runner import Chunk, GameResult, ensure_registered, play_chunk
@@ -101,10 +102,17 @@ class LocalBackend:
         with ProcessPoolExecutor(
             max_workers=min(self._workers, len(chunks)),
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=ensure_registered,
+            initializer=_start_worker,
             initargs=(registry_targets(),),
         ) as pool:
             yield from pool.map(play_chunk, chunks)
+
+
+def _start_worker(targets: Mapping[str, str]) -> None:
+    """What a worker process of the local pool does first: set its garbage collector for
+    playing games (:mod:`sengoku.collector`) and learn the parent's games."""
+    tune_collector()
+    ensure_registered(targets)
 
 
 def import_ray() -> ModuleType:
