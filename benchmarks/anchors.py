@@ -7,7 +7,8 @@ Run ``python benchmarks/anchors.py`` (about two minutes), or for example::
 
 ``SENGOKU_SRC=build/compiled python benchmarks/anchors.py`` measures the compiled build
 (``tools/compile.py``) instead of the package under ``src/``; each run compares with OpenSpiel
-in its own process, so the ratios of the two runs compare.
+in its own process, so the ratios of the two runs compare. ``--collector tuned`` sets Python's
+garbage collector for the whole process (every subject alike) as ``sengoku simulate`` does.
 
 Three tables, every figure CPU time (``time.process_time``) on one core, each subject timed in
 turns with the others (``--rounds`` rounds of ``--seconds`` each, so a machine that slows down
@@ -59,6 +60,7 @@ from search_speed import decision_points  # noqa: E402
 
 import sengoku  # noqa: E402
 from sengoku.ai.ismcts import ISMCTSAgent  # noqa: E402
+from sengoku.collector import tune_collector  # noqa: E402
 from sengoku.core import Match, get_game  # noqa: E402
 from sengoku.envs import openspiel  # noqa: E402
 
@@ -194,8 +196,17 @@ def main() -> None:
     parser.add_argument("--search", type=float, default=0.3, help="our CPU s per decision")
     parser.add_argument("--simulations", type=int, default=100, help="OpenSpiel's per search")
     parser.add_argument("--skip-ismcts", action="store_true", help="leave out table 3")
+    parser.add_argument(
+        "--collector",
+        choices=("default", "tuned"),
+        default="default",
+        help="Python's garbage collector as it comes, or as sengoku simulate sets it "
+        "(sengoku.collector), for every subject alike",
+    )
     args = parser.parse_args()
     openspiel.register()
+    if args.collector == "tuned":
+        tune_collector()
     ours = args.game or sengoku.available_games()
     counts = {
         n: args.players
@@ -211,7 +222,7 @@ def main() -> None:
     print(
         f"CPython {platform.python_version()}, {platform.machine()}; pyspiel "
         f"{getattr(pyspiel, '__version__', '?')}; {args.rounds} rounds of {args.seconds} CPU s; "
-        f"sengoku {build} from {Path(sengoku.__file__).parent}"
+        f"sengoku {build} from {Path(sengoku.__file__).parent}; collector {args.collector}"
     )
 
     work: dict[str, Callable[[int], int]] = {
