@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 import msgspec
 
 from .errors import IllegalActionError
-from .messages import Message
+from .messages import Message, _make
 from .options import GameOptions
 from .outcome import Outcome
 from .rng import Rng
@@ -95,12 +95,12 @@ class LogEntry(NamedTuple):
 
 def public(message: Message | str) -> LogEntry:
     """A log line everyone may read."""
-    return LogEntry(message)
+    return _make(LogEntry, (message, None))  # LogEntry(message), made faster
 
 
 def private(message: Message | str, *seats: int) -> LogEntry:
     """A log line only ``seats`` may read."""
-    return LogEntry(message, frozenset(seats))
+    return _make(LogEntry, (message, frozenset(seats)))
 
 
 class Game(ABC, Generic[S, A]):

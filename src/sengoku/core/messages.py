@@ -62,9 +62,14 @@ class Message(NamedTuple):
     args: Mapping[str, Arg]
 
 
+#: ``tuple.__new__``: a named tuple made through it skips the class's ``__new__``, a Python
+#: function, for the games make messages and log lines at every action.
+_make = tuple.__new__
+
+
 def msg(key: str, **args: Arg) -> Message:
     """A :class:`Message` from keyword arguments: ``msg("shogun.log.tie", p=Term(...))``."""
-    return Message(key, args)
+    return _make(Message, (key, args))
 
 
 def render(value: Arg, catalog: Mapping[str, str]) -> str:
