@@ -98,8 +98,16 @@ def _need(province: int, top: int | None) -> tuple[int, int, int, int]:
 
 # by province and top troop: every requirement (§3.1), and as the view names it, made once
 _NEEDS = {(p, top): _need(p, top) for p in range(NPROV) for top in (None, 0, 1, 2, 3)}
-#: The first step of a placement in each province, made once (actions are immutable).
+#: Actions made once (they are immutable): a placement's first step in each province, the
+#: answers to a lot, the Tairo's additions to it, the Sensei's flips, the ends of a turn.
 _TARGETS = tuple(Target(p) for p in range(NPROV))
+_ANSWERS: tuple[ShitennoAction, ...] = (Accept(), Refuse())
+_ADD_TROOPS = tuple(AddTroop(k) for k in range(NKINDS))
+_ADD_KOKUS = (AddKoku(0), AddKoku(1), AddKoku(2), AddKoku(3))
+_FLIPS = tuple(Flip(i // SPACES, i % SPACES) for i in range(NPROV * SPACES))
+_DRAW_TROOPS, _DRAW_KOKU = UseDraw(False), UseDraw(True)
+_NO_FLIP = NoFlip()
+_END_TURN = EndTurn()
 _REQUIREMENT_NAMES = {
     key: tuple(TROOP_NAMES[t] for t in range(4) for _ in range(need[t]))
     for key, need in _NEEDS.items()
@@ -345,11 +353,11 @@ class Shitenno(Game[State, ShitennoAction]):
         if phase is Phase.BUILD:
             return self._build_actions(s)
         if phase is Phase.OFFER:
-            return [Accept(), Refuse()]
+            return list(_ANSWERS)
         if phase is Phase.LAST:
             return [TakeLast(t) for t in s.tiles_left]
         if phase is Phase.FLIP:
-            return [*self._flips(s, seat), NoFlip()]
+            return [*self._flips(s, seat), _NO_FLIP]
         if phase is Phase.PAY:
             return self._payments(s, seat, s.target)
         acts: list[ShitennoAction] = []
@@ -357,17 +365,17 @@ class Shitenno(Game[State, ShitennoAction]):
             acts += self._targets(s, seat)
         if DRAW in self._usable_effects(s, seat):
             if s.troop_deck or any(s.troop_discard):
-                acts.append(UseDraw(False))
+                acts.append(_DRAW_TROOPS)
             if s.options.draw_tile_koku and s.koku_deck:
-                acts.append(UseDraw(True))
+                acts.append(_DRAW_KOKU)
         if self._may_flip_now(s, seat):
             acts += self._flips(s, seat)
-        acts.append(EndTurn())
+        acts.append(_END_TURN)
         return acts
 
     def _build_actions(self, s: State) -> list[ShitennoAction]:
-        acts: list[ShitennoAction] = [AddTroop(k) for k in range(NKINDS) if s.pool_troops[k]]
-        acts += [AddKoku(v) for v in (1, 2, 3) if s.pool_koku[v]]
+        acts: list[ShitennoAction] = [_ADD_TROOPS[k] for k in range(NKINDS) if s.pool_troops[k]]
+        acts += [_ADD_KOKUS[v] for v in (1, 2, 3) if s.pool_koku[v]]
         if s.lot_tile == NO_TITLE:
             acts += [AddTile(t) for t in s.tiles_left]
         elif (
@@ -471,7 +479,7 @@ class Shitenno(Game[State, ShitennoAction]):
         return [i for i, v in enumerate(s.board) if v == seat]
 
     def _flips(self, s: State, seat: int) -> list[ShitennoAction]:
-        return [Flip(i // SPACES, i % SPACES) for i in self._simple_kamons(s, seat)]
+        return [_FLIPS[i] for i in self._simple_kamons(s, seat)]
 
     def _may_flip_now(self, s: State, seat: int) -> bool:
         return (

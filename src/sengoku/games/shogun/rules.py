@@ -638,6 +638,10 @@ def _apply_draft(s: State, rng: Rng, seat: int, action: Draft, log: list[LogEntr
 #: province card by its number, a blank or nothing at ``BLANK`` and ``EMPTY`` (from the end).
 _PLANS = tuple(tuple(Plan(sp, p) for p in (*range(N), EMPTY, BLANK)) for sp in range(10))
 assert all(row[BLANK].card == BLANK and row[EMPTY].card == EMPTY for row in _PLANS)
+#: The bids, made once: chests 0..4, each province card, nothing.
+_CHEST_BIDS = tuple(Bid(v) for v in range(5))
+_CARD_BIDS = tuple(Bid(PROVINCE_BID, p) for p in range(N))
+_NO_BID = Bid(NO_BID)
 
 
 def _plan_options(s: State, seat: int) -> list[Plan | Bid]:
@@ -664,10 +668,10 @@ def _plan_options(s: State, seat: int) -> list[Plan | Bid]:
     bids: list[Plan | Bid] = []
     if blanks < 5:
         limit = 4 if s.options.over_bid is OverBid.PAY_WHAT_YOU_HAVE else min(4, s.money[seat])
-        bids.extend(Bid(v) for v in range(limit + 1))
-    bids.extend(Bid(PROVINCE_BID, p) for p in provs)
+        bids.extend(_CHEST_BIDS[: max(0, limit + 1)])
+    bids.extend(_CARD_BIDS[p] for p in provs)
     if not bids:
-        bids.append(Bid(NO_BID))
+        bids.append(_NO_BID)
     return bids
 
 
