@@ -396,7 +396,7 @@ class Shitenno(Game[State, ShitennoAction]):
 
     @staticmethod
     def _kinds(counts: list[int]) -> list[int]:
-        return [k for k in range(NKINDS) for _ in range(counts[k])]
+        return [k for k, c in enumerate(counts) if c for _ in range(c)]
 
     def _offer_order(self, s: State) -> list[int]:
         """The players without a lot, other than the Tairo, in title order (§4.3 step 4)."""
