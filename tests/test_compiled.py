@@ -69,12 +69,12 @@ def fingerprint() -> dict[str, Any]:
 def test_the_compiled_build_plays_exactly_as_the_pure_package(tmp_path: Path) -> None:
     build = tmp_path / "compiled"
     tool = [sys.executable, str(ROOT / "tools" / "compile.py")]
-    subprocess.run(
+    made = subprocess.run(
         [*tool, "--opt-level", "0", "--out", str(build), "--jobs", "2"],
-        check=True,
         capture_output=True,
         text=True,
     )
+    assert made.returncode == 0, (made.stdout + made.stderr)[-5000:]
     assert list(build.glob("sengoku/games/shogun/rules.*.so")), "the rules were not compiled"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build), str(ROOT)])}
     script = "import json, tests.test_compiled as t; print(json.dumps(t.fingerprint()))"
