@@ -6,17 +6,20 @@ Python imports first). Run anything against it with that folder first on the pat
 
     python tools/compile.py
     PYTHONPATH=build/compiled python -m sengoku simulate shogun -n 100
-    python benchmarks/anchors.py --src build/compiled
+    SENGOKU_SRC=build/compiled python benchmarks/anchors.py
 
 The pure-Python package under ``src/`` is never touched: it stays the default install and the
 one the test suite runs; ``tests/test_compiled.py`` builds this one and checks that it plays
 the golden records exactly. mypyc comes with mypy (the ``dev`` extra). A build whose sources
 have not changed since (a hash of them is kept in the build) is reused; ``--force`` rebuilds.
 
-The modules left as Python are the ones mypyc cannot take as they are written, or that do not
-run during play: data loaders (read once at import), the registry, Rising Sun's action kinds
-(they put one ``__eq__`` on many classes after the fact), and the server, command line and
-research layers.
+The modules left as Python (:data:`LEFT_AS_PYTHON`): ``Match``, whose checks of bad input
+must raise the library's own errors (compiled code raises a bare ``TypeError`` for a wrong
+argument type first); the ``Game`` base and the options, which games of plug-ins and tests
+subclass (an interpreted class cannot subclass a compiled one); the data loaders (read once
+at import; mypyc fails on one of their expressions) and the registry; Rising Sun's action
+kinds (they put one ``__eq__`` on many classes after the fact); the encodings (research
+layer). The server, command line and research interfaces are not compiled either.
 """
 
 from __future__ import annotations
