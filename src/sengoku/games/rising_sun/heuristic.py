@@ -146,74 +146,36 @@ class _Counts:
     def __init__(self, s: State) -> None:
         n = s.players
         #: Strongholds on the Map (:func:`.cards.strongholds_on_map`)
-        self.strongholds = [0] * n
+        self.strongholds = strongholds = [0] * n
         #: figures in the Reserve (:func:`.figures.reserve_of`)
-        self.reserve_figures = [0] * n
+        self.reserve_figures = reserve_figures = [0] * n
         #: Strongholds in the Reserve (:func:`.figures.strongholds_in_reserve`)
-        self.reserve_strongholds = [0] * n
+        self.reserve_strongholds = reserve_strongholds = [0] * n
         #: Bushi on the Map
-        self.bushi_on_map = [0] * n
+        self.bushi_on_map = bushi_on_map = [0] * n
         #: Daimyo in the Reserve (:func:`.figures.first` finds one)
-        self.reserve_daimyo = [0] * n
+        self.reserve_daimyo = reserve_daimyo = [0] * n
         #: each seat's Force on each shrine, by slot (:func:`.figures.shrine_force`)
-        self.shrines = [[0] * n for _ in range(HOSTAGE - SHRINE)]
+        self.shrines = shrines = [[0] * n for _ in range(HOSTAGE - SHRINE)]
         owner = s.owner
         kind = s.kind
         card = s.card
         for f, where in enumerate(s.loc):
-            k = kind[f]
-            if 0 <= where < N_PROVINCES:
-                if k == STRONGHOLD:
-                    self.strongholds[owner[f]] += 1
-                elif k == BUSHI:
-                    self.bushi_on_map[owner[f]] += 1
-            elif where == RESERVE:
-                if k == STRONGHOLD:
-                    self.reserve_strongholds[owner[f]] += 1
+            if where == RESERVE:
+                if kind[f] == STRONGHOLD:
+                    reserve_strongholds[owner[f]] += 1
                 else:
-                    self.reserve_figures[owner[f]] += 1
-                    if k == DAIMYO and card[f] == -1:
-                        self.reserve_daimyo[owner[f]] += 1
-            elif SHRINE <= where < HOSTAGE:
-                self.shrines[where - SHRINE][owner[f]] += 1
-
-
-class _Board:
-    """What the pieces on the board give one decision: where they stand, each province's
-    Force, the clans present and the counts of :class:`_Counts`. Filled in as asked; the
-    lists it hands out are shared (copy to change)."""
-
-    __slots__ = ("_counts", "_force", "_here", "_present")
-
-    def __init__(self) -> None:
-        self._here: list[list[int]] | None = None
-        self._force: list[list[int] | None] = [None] * N_PROVINCES
-        self._present: list[list[int] | None] = [None] * N_PROVINCES
-        self._counts: _Counts | None = None
-
-    def counts(self, s: State) -> _Counts:
-        got = self._counts
-        if got is None:
-            got = self._counts = _Counts(s)
-        return got
-
-    def here(self, s: State) -> list[list[int]]:
-        got = self._here
-        if got is None:
-            got = self._here = figures.by_province(s)
-        return got
-
-    def force(self, s: State, p: int) -> list[int]:
-        got = self._force[p]
-        if got is None:
-            got = self._force[p] = figures.forces_here(s, self.here(s)[p], s.phase == WAR)
-        return got
-
-    def present(self, s: State, p: int) -> list[int]:
-        got = self._present[p]
-        if got is None:
-            got = self._present[p] = figures.present_here(s, self.here(s)[p])
-        return got
+                    reserve_figures[owner[f]] += 1
+                    if kind[f] == DAIMYO and card[f] == -1:
+                        reserve_daimyo[owner[f]] += 1
+            elif where < 8:  # N_PROVINCES; where >= 0 here
+                k = kind[f]
+                if k == STRONGHOLD:
+                    strongholds[owner[f]] += 1
+                elif k == BUSHI:
+                    bushi_on_map[owner[f]] += 1
+            elif where < HOSTAGE:  # where >= SHRINE here
+                shrines[where - SHRINE][owner[f]] += 1
 
 
 class _Now:
@@ -223,8 +185,12 @@ class _Now:
     decision (copy to change)."""
 
     __slots__ = (
-        "_board",
+        "_counts",
         "_estimates",
+        "_fees",
+        "_force",
+        "_here",
+        "_present",
         "_tokens",
         "_worth",
         "at_war",
@@ -249,33 +215,43 @@ class _Now:
         #: whether each province is still to be resolved this Season
         self.at_war = at_war
         self.kami_turns = _kami_turns_left(s)
-        self._board: _Board | None = None
+        self._here: list[list[int]] | None = None
+        self._force: list[list[int] | None] = [None] * N_PROVINCES
+        self._present: list[list[int] | None] = [None] * N_PROVINCES
+        self._counts: _Counts | None = None
+        self._fees: list[int] | None = None
         self._estimates: list[float] | None = None
         self._tokens: list[tuple[set[int], float, float] | None] = [None] * s.players
         self.shrine_values: dict[int, float] = {}
         self._worth: dict[int, float] = {}
 
-    def board(self) -> _Board:
-        got = self._board
-        if got is None:
-            got = self._board = _Board()
-        return got
-
     def counts(self) -> _Counts:
         """Each seat's pieces by where they are (see :class:`_Counts`)."""
-        return self.board().counts(self.s)
+        got = self._counts
+        if got is None:
+            got = self._counts = _Counts(self.s)
+        return got
 
     def here(self) -> list[list[int]]:
         """The pieces in each province."""
-        return self.board().here(self.s)
+        got = self._here
+        if got is None:
+            got = self._here = figures.by_province(self.s)
+        return got
 
     def force(self, p: int) -> list[int]:
         """Each seat's Force in province ``p`` now."""
-        return self.board().force(self.s, p)
+        got = self._force[p]
+        if got is None:
+            got = self._force[p] = figures.forces_here(self.s, self.here()[p], self.war)
+        return got
 
     def present(self, p: int) -> list[int]:
         """The seats with Force in province ``p``, in seat order."""
-        return self.board().present(self.s, p)
+        got = self._present[p]
+        if got is None:
+            got = self._present[p] = figures.present_here(self.s, self.here()[p])
+        return got
 
     def worth_now(self, seat: int, p: int) -> float:
         """What province ``p`` is worth to ``seat`` with the Forces there now."""
@@ -308,6 +284,16 @@ class _Now:
             got = self._tokens[seat] = (mine, value, _new_province_vp(len(mine)))
         mine, value, new = got
         return value if p in mine else value + new
+
+    def route_fee(self, seat: int) -> int:
+        """What one Shipping Route use costs ``seat`` (:func:`.figures.route_fees`)."""
+        fees = self._fees
+        if fees is None:
+            fees = self._fees = [-1] * self.s.players
+        got = fees[seat]
+        if got < 0:
+            got = fees[seat] = sum(c for _, c in figures.route_fees(self.s, seat))
+        return got
 
     def higher(self, a: int, b: int) -> bool:
         """Whether ``a`` has more Honor than ``b``."""
@@ -558,7 +544,9 @@ def _score_move(s: State, seat: int, a: Any) -> float:
     src[seat] -= force
     dst[seat] += _piece_force(s, seat, a.what, a.dst)
     gain = _worth(now, seat, a.src, src) + _worth(now, seat, a.dst, dst) - before
-    fee = sum(c for _, c in figures.toll(s, seat, a.src, a.dst))
+    fee = 0  # figures.toll's Coins
+    if not honor.is_dragonfly(s, seat) and s.board.is_route(a.src, a.dst):
+        fee = now.route_fee(seat)
     return gain - fee * COIN_VP
 
 
@@ -1146,60 +1134,69 @@ def _plan(s: State, seat: int) -> list[int]:
     cs, ch, cr, cp = (_win_bids(s, seat, rank, rivals, a, total, options[a]) for a in range(4))
     xps = options[3]
     best_value = -1e9
+    bar = best_value + 1e-9  # what a split must beat
     best = [0, 0, 0, 0]
     # without Koi's kept Coins, the terms are the same for every split: what each Imperial
     # Poets bid adds is worked out once
     fixed = (0.0, 0.0, 0.0, 0.0)
-    poets: list[tuple[float, float, float, float]] = []
+    poets: list[tuple[int, float, float, float, float]] = []
     if not koi:
         (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = terms(0)
         fixed = (w00, w01, w10, w11)
         for xp in xps:
             pp = cp[xp]
-            poets.append((v00 + pp * k00, v01 + pp * k01, v10 + pp * k10, v11 + pp * k11))
+            poets.append((xp, v00 + pp * k00, v01 + pp * k01, v10 + pp * k10, v11 + pp * k11))
+    # Koi's terms by the Coins spent (those not spent are kept)
+    by_spent: list[list[tuple[float, float, float]] | None] = [None] * (total + 1)
+    not_r = [1 - x for x in cr]
     for xs in options[0]:
         ps = cs[xs]
         for xh in options[1]:
             if xs + xh > total:
                 break
             ph = ch[xh]
+            not_h = 1 - ph
             for xr in options[2]:
                 spent3 = xs + xh + xr
                 if spent3 > total:
                     break
                 pr = cr[xr]
-                q00 = (1 - ph) * (1 - pr)
-                q01 = (1 - ph) * pr
-                q10 = ph * (1 - pr)
+                q00 = not_h * not_r[xr]
+                q01 = not_h * pr
+                q10 = ph * not_r[xr]
                 q11 = ph * pr
                 if not koi:
                     w00, w01, w10, w11 = fixed
                     win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
                     extra = ph * steal + ps * (1 - win) * sepp
-                    for xp, (a00, a01, a10, a11) in zip(xps, poets, strict=True):
+                    for xp, a00, a01, a10, a11 in poets:
                         spent = spent3 + xp
                         if spent > total:
                             break
                         ev = q00 * a00 + q01 * a01
                         ev += q10 * a10 + q11 * a11
                         ev += extra - coin_cost * spent
-                        if ev > best_value + 1e-9:
+                        if ev > bar:
                             best_value = ev
+                            bar = best_value + 1e-9
                             best = [xs, xh, xr, xp]
                     continue
                 for xp in xps:
                     spent = spent3 + xp
                     if spent > total:
                         break
-                    tm = terms(total - spent)
+                    tm = by_spent[spent]
+                    if tm is None:
+                        tm = by_spent[spent] = terms(total - spent)
                     (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = tm
                     pp = cp[xp]
                     win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
                     ev = q00 * (v00 + pp * k00) + q01 * (v01 + pp * k01)
                     ev += q10 * (v10 + pp * k10) + q11 * (v11 + pp * k11)
                     ev += ph * steal + ps * (1 - win) * sepp - coin_cost * spent
-                    if ev > best_value + 1e-9:
+                    if ev > bar:
                         best_value = ev
+                        bar = best_value + 1e-9
                         best = [xs, xh, xr, xp]
     if len(_PLANS) > 4096:
         _PLANS.clear()
