@@ -86,6 +86,7 @@ from .state import (
     HIRE_RONIN,
     HOSTAGE,
     MARSHAL,
+    MONSTER,
     MONSTER_BASE,
     POETS,
     RECRUIT,
@@ -98,7 +99,7 @@ from .state import (
     WAR,
     State,
 )
-from .winter import SET_BONUS, VP_BY_SEASON, set_bonus, token_vp, upgrade_vp
+from .winter import SET_BONUS, VP_BY_SEASON, token_vp, upgrade_vp
 
 D = load_data()
 TRACK = D.game.political_track.turns
@@ -419,11 +420,6 @@ def _worth(now: _Now, seat: int, p: int, force: list[int]) -> float:
         return 0.0
     chance = _win_chance(now, seat, force)
     return chance * now.token_worth(seat, p) - (1 - chance) * 0.3 * force[seat]
-
-
-def _forces_now(s: State) -> list[list[int]]:
-    now = _facts(s)
-    return [now.force(p) for p in range(N_PROVINCES)]
 
 
 def _piece_force(s: State, owner: int, what: int, p: int) -> int:
@@ -749,7 +745,6 @@ def _best_moves(s: State, seat: int) -> float:
     """Roughly what one Marshal gives ``seat``: the best gain of each of its figures' Moves."""
     board = s.board
     now = _facts(s)
-    force = _forces_now(s)
     at_war = now.at_war
     dragonfly = honor.is_dragonfly(s, seat)
     owner = s.owner
@@ -757,9 +752,7 @@ def _best_moves(s: State, seat: int) -> float:
     best_from: list[float | None] = [None] * N_PROVINCES  # the best gain of a Move from each
     total = 0.0
     for f, src in enumerate(s.loc):
-        if owner[f] != seat or not 0 <= src < 8 or not figures.gives_force(s, f):
-            continue
-        if kind[f] == STRONGHOLD:
+        if owner[f] != seat or kind[f] == STRONGHOLD or not 0 <= src < 8:
             continue
         best = best_from[src]
         if best is None:
@@ -767,8 +760,8 @@ def _best_moves(s: State, seat: int) -> float:
             for dst in range(8) if dragonfly else board.neighbours[src]:
                 if dst == src or not at_war[dst]:
                     continue
-                a = force[src].copy()
-                b = force[dst].copy()
+                a = now.force(src).copy()
+                b = now.force(dst).copy()
                 before = now.worth_now(seat, src) + now.worth_now(seat, dst)
                 a[seat] -= 1
                 b[seat] += 1
@@ -977,10 +970,14 @@ def _win_bids(
 def _battle_winner(rank: list[int], pool: list[int], force: list[float]) -> int:
     """Who of ``pool`` wins a Battle with these Forces: the most Force, a tie to Honor
     (``rank``), and with no Force at all the highest Honor (rules §16.4)."""
-    top = max(force[q] for q in pool)
+    top = force[pool[0]]
+    for q in pool:
+        if force[q] > top:
+            top = force[q]
+    near = top - 1e-9
     w = -1
     for q in pool:
-        if (top <= 0 or force[q] >= top - 1e-9) and (w < 0 or rank[q] < rank[w]):
+        if (top <= 0 or force[q] >= near) and (w < 0 or rank[q] < rank[w]):
             w = q
     return w
 
@@ -999,23 +996,34 @@ def _plan(s: State, seat: int) -> list[int]:
     force = figures.forces_here(s, here, True, part)
     owner = s.owner
     kind = s.kind
+    card = s.card
     n_figs = [0] * s.players  # each seat's figures here
-    for f in here:
-        if kind[f] != STRONGHOLD:
-            n_figs[owner[f]] += 1
-    n_mine = n_figs[seat]
-    koi = honor.is_koi(s, seat)
+    pieces: list[int] = []  # each piece here as figures.what * 8 + its owner
     # the strongest rival figure a hostage could remove, and ours a rival could take
     best_take = (0, -1)
     lose_take = 0
+    bushi = [0] * s.players  # a Bushi's Force, per owner, once worked out (at least 1)
     for f in here:
         q = owner[f]
-        if kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
+        k = kind[f]
+        pieces.append((MONSTER_BASE + card[f] if k == MONSTER else k) * 8 + q)
+        if k == STRONGHOLD:
             continue
+        n_figs[q] += 1
+        if figures.daimyo_like(s, f) or not (q == seat or (q in rivals and q != ally)):
+            continue
+        if k == BUSHI:
+            x = bushi[q]
+            if not x:
+                x = bushi[q] = figures.force_of(s, f, part, True)
+        else:
+            x = figures.force_of(s, f, part, True)
         if q == seat:
-            lose_take = max(lose_take, figures.force_of(s, f, part, True))
-        elif q in rivals and q != ally:
-            best_take = max(best_take, (figures.force_of(s, f, part, True), q))
+            lose_take = max(lose_take, x)
+        else:
+            best_take = max(best_take, (x, q))
+    n_mine = n_figs[seat]
+    koi = honor.is_koi(s, seat)
     target_share = 1.0 if len(rivals) == 1 else 0.5
     rival_figs = {q: n_figs[q] for q in rivals}
     later = _later_battles(s, seat)
@@ -1032,7 +1040,7 @@ def _plan(s: State, seat: int) -> list[int]:
         tuple(s.honor),
         tuple(s.ally),
         tuple(s.vp[q] > 0 for q in part),
-        tuple(figures.what(s, f) * 8 + owner[f] for f in here),
+        tuple(pieces),
         best_take,
         lose_take,
         later,
@@ -1084,7 +1092,10 @@ def _plan(s: State, seat: int) -> list[int]:
                     win += weight
                     dead = dead_won - (1 if h and taker >= 0 else 0)
                 else:
-                    dead = sum(n for q, n in rival_figs.items() if q != w and q != s.ally[w])
+                    dead = 0
+                    for q, n in rival_figs.items():
+                        if q != w and q != s.ally[w]:
+                            dead += n
                     if s.ally[w] != seat:
                         dead += n_mine - (1 if taken else 0)
                 kills += weight * dead
@@ -1140,12 +1151,22 @@ def _plan(s: State, seat: int) -> list[int]:
     # Poets bid adds is worked out once
     fixed = (0.0, 0.0, 0.0, 0.0)
     poets: list[tuple[int, float, float, float, float]] = []
+    top00 = top01 = top10 = top11 = 0.0
+    least_xp = 0
     if not koi:
         (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = terms(0)
         fixed = (w00, w01, w10, w11)
         for xp in xps:
             pp = cp[xp]
             poets.append((xp, v00 + pp * k00, v01 + pp * k01, v10 + pp * k10, v11 + pp * k11))
+        # the most each term may give: a bound on any split's value with the first three
+        # bids chosen, so that a split of the Imperial Poets that cannot beat the best so far
+        # is not tried (the chances are never negative; the margin covers rounding)
+        top00 = max(x[1] for x in poets)
+        top01 = max(x[2] for x in poets)
+        top10 = max(x[3] for x in poets)
+        top11 = max(x[4] for x in poets)
+        least_xp = min(xps)
     # Koi's terms by the Coins spent (those not spent are kept)
     by_spent: list[list[tuple[float, float, float]] | None] = [None] * (total + 1)
     not_r = [1 - x for x in cr]
@@ -1169,6 +1190,9 @@ def _plan(s: State, seat: int) -> list[int]:
                     w00, w01, w10, w11 = fixed
                     win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
                     extra = ph * steal + ps * (1 - win) * sepp
+                    most = q00 * top00 + q01 * top01 + q10 * top10 + q11 * top11
+                    if most + extra - coin_cost * (spent3 + least_xp) + 1e-6 <= bar:
+                        continue
                     for xp, a00, a01, a10, a11 in poets:
                         spent = spent3 + xp
                         if spent > total:
@@ -1227,7 +1251,14 @@ def _bid(s: State, seat: int, bids: list[Bid]) -> Bid:
     plan = _plan(s, seat)
     step = bids[0].advantage
     want = plan[step] if step < len(plan) else 0
-    return min(bids, key=lambda b: (abs(b.coins - want), b.coins))
+    best = bids[0]  # the first with the least (distance, Coins)
+    gap = abs(best.coins - want)
+    for b in bids:
+        d = abs(b.coins - want)
+        if d < gap or (d == gap and b.coins < best.coins):
+            best = b
+            gap = d
+    return best
 
 
 def _battle_force(s: State) -> list[int]:
@@ -1327,17 +1358,26 @@ def score_estimate(s: State) -> list[float]:
 def _score_estimate(s: State, left: list[int], force: list[list[int]]) -> list[float]:
     """:func:`score_estimate` (no final scores yet), given each Force in the provinces
     ``left`` to be resolved this Season."""
-    out = []
-    squares = [sum(x * x for x in f) for f in force]  # each province's sum of squared Forces
+    out: list[float] = []
+    squares: list[int] = []  # each province's sum of squared Forces
+    for f in force:
+        square = 0
+        for x in f:
+            square += x * x
+        squares.append(square)
     season_vp = VP_BY_SEASON[min(s.season, 2)]
     for seat in range(s.players):
-        vp = s.vp[seat] + token_vp(s, seat) + set_bonus(s, seat)
+        mine = {t % 8 for t in s.tokens[seat]}
+        bonus = 0  # winter.set_bonus
+        for least, step in SET_BONUS:
+            if len(mine) >= least:
+                bonus = step
+        vp = s.vp[seat] + token_vp(s, seat) + bonus
         for c in s.owned[seat]:
             if CARD_TYPE[c] == "winter":
                 vp += upgrade_vp(s, seat, c)
         expected = 0.0
         if left:
-            mine = {t % 8 for t in s.tokens[seat]}
             new = _new_province_vp(len(mine))
             for p, f, total in zip(left, force, squares, strict=True):
                 x = f[seat]
