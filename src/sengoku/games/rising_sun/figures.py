@@ -251,10 +251,14 @@ def forces_here(s: State, here: list[int], war: bool, among: list[int] | None = 
             out[o] += 1
         elif k == DAIMYO:
             out[o] += 1 + cards.total(s, o, "daimyo_force", "force")
-        else:
-            if among is None:  # only a Monster's Force may depend on them
-                among = present_here(s, here)
-            out[o] += force_of(s, f, among, war)
+        else:  # a Monster: only Oni of the lowest Honor depend on ``among``
+            card = CARDS[s.card[f]]
+            if card.effect == "lowest_honor_force":
+                if among is None:
+                    among = present_here(s, here)
+                out[o] += force_of(s, f, among, war)
+            else:
+                out[o] += card.force
     return out
 
 

@@ -191,6 +191,7 @@ class _Now:
         "_fees",
         "_force",
         "_here",
+        "_leaders",
         "_present",
         "_tokens",
         "_worth",
@@ -221,6 +222,7 @@ class _Now:
         self._present: list[list[int] | None] = [None] * N_PROVINCES
         self._counts: _Counts | None = None
         self._fees: list[int] | None = None
+        self._leaders: list[int] | None = None
         self._estimates: list[float] | None = None
         self._tokens: list[tuple[set[int], float, float] | None] = [None] * s.players
         self.shrine_values: dict[int, float] = {}
@@ -272,6 +274,21 @@ class _Now:
                 left = wars_left(s)
                 got = _score_estimate(s, left, [self.force(p) for p in left])
             self._estimates = got
+        return got
+
+    def leader(self, seat: int) -> int:
+        """The other clan with the best score estimate (the first of equals)."""
+        leaders = self._leaders
+        if leaders is None:
+            leaders = self._leaders = [-1] * self.s.players
+        got = leaders[seat]
+        if got < 0:
+            est = self.estimates()
+            got = -1
+            for q in range(self.s.players):
+                if q != seat and (got < 0 or est[q] > est[got]):
+                    got = q
+            leaders[seat] = got
         return got
 
     def token_worth(self, seat: int, p: int) -> float:
@@ -728,9 +745,7 @@ def _score_buy(s: State, seat: int, a: Any) -> float:
 
 def _leader(s: State, seat: int) -> int:
     """The other clan with the best score estimate."""
-    est = _estimates(s)
-    others = [q for q in range(s.players) if q != seat]
-    return max(others, key=lambda q: est[q])
+    return _facts(s).leader(seat)
 
 
 def _recruit_count(s: State, seat: int, bonus: bool) -> int:
@@ -967,21 +982,6 @@ def _win_bids(
     return out
 
 
-def _battle_winner(rank: list[int], pool: list[int], force: list[float]) -> int:
-    """Who of ``pool`` wins a Battle with these Forces: the most Force, a tie to Honor
-    (``rank``), and with no Force at all the highest Honor (rules §16.4)."""
-    top = force[pool[0]]
-    for q in pool:
-        if force[q] > top:
-            top = force[q]
-    near = top - 1e-9
-    w = -1
-    for q in pool:
-        if (top <= 0 or force[q] >= near) and (w < 0 or rank[q] < rank[w]):
-            w = q
-    return w
-
-
 def _plan(s: State, seat: int) -> list[int]:
     """The whole bid split of ``seat`` in this Battle (Seppuku, Take Hostage, Hire Ronin,
     Imperial Poets), the bids already made kept: the split with the best expected VP."""
@@ -1057,10 +1057,18 @@ def _plan(s: State, seat: int) -> list[int]:
     taker = best_take[1]
     dead_won = sum(n for q, n in rival_figs.items() if q != ally)  # killed when we win
 
+    floats = [float(x) for x in force]
+    # the figures killed when the Battle is lost to each seat (``n_mine`` added where ours die)
+    dead_lost = [0] * s.players
+    for w in pool:
+        for q, n in rival_figs.items():
+            if q != w and q != s.ally[w]:
+                dead_lost[w] += n
+
     def outcome(h: bool, r: bool, kept: int) -> tuple[float, float]:
         """(chance of winning the Battle, expected figures killed) for Hostage won (h),
         Ronin won (r), ``kept`` Coins not bid."""
-        base = [float(x) for x in force]
+        base = floats.copy()
         if h and taker >= 0:
             base[taker] -= best_take[0]
         mine = base[seat]
@@ -1070,7 +1078,13 @@ def _plan(s: State, seat: int) -> list[int]:
         if r or not rivals:
             cases.append((1.0, base))
         else:
-            hirer = max(rivals, key=lambda q: base[q] + rival_ronin[q])
+            hirer = rivals[0]  # the first with the most Force and Ronin
+            most = base[hirer] + rival_ronin[hirer]
+            for q in rivals:
+                x = base[q] + rival_ronin[q]
+                if x > most:
+                    hirer = q
+                    most = x
             hired = base.copy()
             hired[hirer] += rival_ronin[hirer]
             cases += [(0.6, hired), (0.4, base)]
@@ -1084,18 +1098,24 @@ def _plan(s: State, seat: int) -> list[int]:
         )
         for pr, f in cases:
             for taken, pr2 in takes:
-                g = f.copy()
-                g[seat] = mine - (lose_take if taken else 0)
-                w = _battle_winner(rank, pool, g)
+                # who wins with our Force ``g``: the most Force, a tie to Honor (``rank``),
+                # and with no Force at all the highest Honor (rules §16.4)
+                g = mine - (lose_take if taken else 0)
+                top = g
+                for q in rivals:
+                    if f[q] > top:
+                        top = f[q]
+                near = top - 1e-9
+                w = seat if top <= 0 or g >= near else -1
+                for q in rivals:
+                    if (top <= 0 or f[q] >= near) and (w < 0 or rank[q] < rank[w]):
+                        w = q
                 weight = pr * pr2
                 if w == seat:
                     win += weight
                     dead = dead_won - (1 if h and taker >= 0 else 0)
                 else:
-                    dead = 0
-                    for q, n in rival_figs.items():
-                        if q != w and q != s.ally[w]:
-                            dead += n
+                    dead = dead_lost[w]
                     if s.ally[w] != seat:
                         dead += n_mine - (1 if taken else 0)
                 kills += weight * dead
