@@ -1172,7 +1172,7 @@ def _plan(s: State, seat: int) -> list[int]:
     fixed = (0.0, 0.0, 0.0, 0.0)
     poets: list[tuple[int, float, float, float, float]] = []
     top00 = top01 = top10 = top11 = 0.0
-    least_xp = 0
+    least_xp = least_xr = 0
     if not koi:
         (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = terms(0)
         fixed = (w00, w01, w10, w11)
@@ -1187,6 +1187,7 @@ def _plan(s: State, seat: int) -> list[int]:
         top10 = max(x[3] for x in poets)
         top11 = max(x[4] for x in poets)
         least_xp = min(xps)
+        least_xr = min(options[2])
     # Koi's terms by the Coins spent (those not spent are kept)
     by_spent: list[list[tuple[float, float, float]] | None] = [None] * (total + 1)
     not_r = [1 - x for x in cr]
@@ -1197,6 +1198,12 @@ def _plan(s: State, seat: int) -> list[int]:
                 break
             ph = ch[xh]
             not_h = 1 - ph
+            if not koi:
+                # no Hire Ronin bid can do better than the best term at either outcome
+                most = not_h * max(top00, top01) + ph * max(top10, top11)
+                cheapest = coin_cost * (xs + xh + least_xr + least_xp)
+                if most + ph * steal + ps * sepp - cheapest + 1e-6 <= bar:
+                    continue
             for xr in options[2]:
                 spent3 = xs + xh + xr
                 if spent3 > total:

@@ -538,10 +538,10 @@ def _betray_targets(s: State, seat: int, first: bool = False) -> list[Replace]:
     seen: set[tuple[int, int, int]] = set()
     out: list[Replace] = []
     for f, loc in enumerate(s.loc):
-        on_map = 0 <= loc < 8
-        on_shrine = SHRINE <= loc < SHRINE + 4
-        if not (on_map or on_shrine):  # in a Reserve: no target (the most pieces)
+        if loc < 0 or loc >= SHRINE + 4:  # in a Reserve or hostage: no target (the most pieces)
             continue
+        on_map = loc < 8
+        on_shrine = not on_map
         owner = s.owner[f]
         if owner == seat or s.kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
             continue
