@@ -99,7 +99,7 @@ from .state import (
     WAR,
     State,
 )
-from .winter import SET_BONUS, VP_BY_SEASON, token_vp, upgrade_vp
+from .winter import SET_BONUS, VP_BY_SEASON, upgrade_vp
 
 D = load_data()
 TRACK = D.game.political_track.turns
@@ -365,8 +365,18 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
     scorer = _SCORERS.get(kind)
     if scorer is None:
         return rng.choice(acts)
-    scored = [(scorer(s, seat, a), rng.random(), i) for i, a in enumerate(acts)]
-    return acts[max(scored)[2]]
+    # the greatest (score, a random number, index): the best action, a tie broken at random
+    best = acts[0]
+    top = scorer(s, seat, best)
+    luck = rng.random()
+    for a in acts[1:]:
+        v = scorer(s, seat, a)
+        r = rng.random()
+        if v > top or (v == top and r >= luck):
+            best = a
+            top = v
+            luck = r
+    return best
 
 
 # ---------------------------------------------------------------------- the War Provinces
@@ -1394,12 +1404,16 @@ def _score_estimate(s: State, left: list[int], force: list[list[int]]) -> list[f
         squares.append(square)
     season_vp = VP_BY_SEASON[min(s.season, 2)]
     for seat in range(s.players):
-        mine = {t % 8 for t in s.tokens[seat]}
+        mine: set[int] = set()
+        tokens = 0  # winter.token_vp
+        for t in s.tokens[seat]:
+            mine.add(t % 8)
+            tokens += VP_BY_SEASON[t // 8]
         bonus = 0  # winter.set_bonus
         for least, step in SET_BONUS:
             if len(mine) >= least:
                 bonus = step
-        vp = s.vp[seat] + token_vp(s, seat) + bonus
+        vp = s.vp[seat] + tokens + bonus
         for c in s.owned[seat]:
             if CARD_TYPE[c] == "winter":
                 vp += upgrade_vp(s, seat, c)
