@@ -118,7 +118,13 @@ def total(s: State, seat: int, effect: str, param: str) -> int:
 
 def owners(s: State, effect: str) -> list[int]:
     """The seats owning at least one card with ``effect``, in seat order."""
-    return [p for p in range(s.players) if any(CARDS[c].effect == effect for c in s.owned[p])]
+    out: list[int] = []
+    for p, owned in enumerate(s.owned):
+        for c in owned:
+            if EFFECT[c] == effect:
+                out.append(p)
+                break
+    return out
 
 
 def distinct_virtues(s: State, seat: int) -> int:

@@ -13,7 +13,7 @@ from sengoku.core.messages import Arg
 
 from . import cards, honor
 from .actions import what_name
-from .cards import CARDS
+from .cards import CARDS, EFFECT
 from .engine import Log
 from .honor import name, who
 from .state import (
@@ -162,9 +162,9 @@ def present_here(s: State, here: list[int]) -> list[int]:
 
 def by_province(s: State) -> list[list[int]]:
     """The pieces in each province of the Map (as :func:`at` lists them), in one pass."""
-    out: list[list[int]] = [[] for _ in range(N_PROVINCES)]
+    out: list[list[int]] = [[], [], [], [], [], [], [], []]  # N_PROVINCES
     for f, where in enumerate(s.loc):
-        if 0 <= where < N_PROVINCES:
+        if where >= 0 and where < 8:
             out[where].append(f)
     return out
 
@@ -200,9 +200,18 @@ def force_of(s: State, f: int, among: list[int], war: bool) -> int:
 def _bushi_force(s: State, owner: int, war: bool, loc: int) -> int:
     """The Force of a Bushi of ``owner`` at ``loc``."""
     base = 1
-    if war and cards.copies(s, owner, "bushi_war_force"):
-        base = max(base, cards.total(s, owner, "bushi_war_force", "force"))
-    might = cards.total(s, owner, "bushi_oni_force", "force")
+    war_cards = 0  # Bushi War cards owned, and their Force
+    war_force = 0
+    might = 0
+    for c in s.owned[owner]:  # as cards.copies and cards.total count them
+        e = EFFECT[c]
+        if e == "bushi_oni_force":
+            might += CARDS[c].params["force"]
+        elif e == "bushi_war_force":
+            war_cards += 1
+            war_force += CARDS[c].params["force"]
+    if war and war_cards:
+        base = max(base, war_force)
     if might and any(is_oni(s, g) for g in at(s, loc)):
         base += might
     return base
@@ -230,17 +239,26 @@ def forces_here(s: State, here: list[int], war: bool, among: list[int] | None = 
     for f in here:
         k = kind[f]
         o = owner[f]
-        if k == SHINTO:
-            out[o] += 1
-        elif k == BUSHI:
+        if k == BUSHI:
             b = bushi[o]
             if not b:
                 b = bushi[o] = _bushi_force(s, o, war, s.loc[f])
             out[o] += b
-        else:
-            if among is None and k == MONSTER:  # only a Monster's Force may depend on them
-                among = present_here(s, here)
-            out[o] += force_of(s, f, among or [], war)
+        elif k == STRONGHOLD:  # as force_of counts the rest
+            if honor.ABILITY[s.clan[o]] == "shell_of_the_eternal":  # honor.is_turtle
+                out[o] += 1
+        elif k == SHINTO:
+            out[o] += 1
+        elif k == DAIMYO:
+            out[o] += 1 + cards.total(s, o, "daimyo_force", "force")
+        else:  # a Monster: only Oni of the lowest Honor depend on ``among``
+            card = CARDS[s.card[f]]
+            if card.effect == "lowest_honor_force":
+                if among is None:
+                    among = present_here(s, here)
+                out[o] += force_of(s, f, among, war)
+            else:
+                out[o] += card.force
     return out
 
 

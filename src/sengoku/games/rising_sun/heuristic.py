@@ -86,6 +86,7 @@ from .state import (
     HIRE_RONIN,
     HOSTAGE,
     MARSHAL,
+    MONSTER,
     MONSTER_BASE,
     POETS,
     RECRUIT,
@@ -98,7 +99,7 @@ from .state import (
     WAR,
     State,
 )
-from .winter import SET_BONUS, VP_BY_SEASON, set_bonus, token_vp, upgrade_vp
+from .winter import SET_BONUS, VP_BY_SEASON, upgrade_vp
 
 D = load_data()
 TRACK = D.game.political_track.turns
@@ -146,74 +147,36 @@ class _Counts:
     def __init__(self, s: State) -> None:
         n = s.players
         #: Strongholds on the Map (:func:`.cards.strongholds_on_map`)
-        self.strongholds = [0] * n
+        self.strongholds = strongholds = [0] * n
         #: figures in the Reserve (:func:`.figures.reserve_of`)
-        self.reserve_figures = [0] * n
+        self.reserve_figures = reserve_figures = [0] * n
         #: Strongholds in the Reserve (:func:`.figures.strongholds_in_reserve`)
-        self.reserve_strongholds = [0] * n
+        self.reserve_strongholds = reserve_strongholds = [0] * n
         #: Bushi on the Map
-        self.bushi_on_map = [0] * n
+        self.bushi_on_map = bushi_on_map = [0] * n
         #: Daimyo in the Reserve (:func:`.figures.first` finds one)
-        self.reserve_daimyo = [0] * n
+        self.reserve_daimyo = reserve_daimyo = [0] * n
         #: each seat's Force on each shrine, by slot (:func:`.figures.shrine_force`)
-        self.shrines = [[0] * n for _ in range(HOSTAGE - SHRINE)]
+        self.shrines = shrines = [[0] * n for _ in range(HOSTAGE - SHRINE)]
         owner = s.owner
         kind = s.kind
         card = s.card
         for f, where in enumerate(s.loc):
-            k = kind[f]
-            if 0 <= where < N_PROVINCES:
-                if k == STRONGHOLD:
-                    self.strongholds[owner[f]] += 1
-                elif k == BUSHI:
-                    self.bushi_on_map[owner[f]] += 1
-            elif where == RESERVE:
-                if k == STRONGHOLD:
-                    self.reserve_strongholds[owner[f]] += 1
+            if where == RESERVE:
+                if kind[f] == STRONGHOLD:
+                    reserve_strongholds[owner[f]] += 1
                 else:
-                    self.reserve_figures[owner[f]] += 1
-                    if k == DAIMYO and card[f] == -1:
-                        self.reserve_daimyo[owner[f]] += 1
-            elif SHRINE <= where < HOSTAGE:
-                self.shrines[where - SHRINE][owner[f]] += 1
-
-
-class _Board:
-    """What the pieces on the board give one decision: where they stand, each province's
-    Force, the clans present and the counts of :class:`_Counts`. Filled in as asked; the
-    lists it hands out are shared (copy to change)."""
-
-    __slots__ = ("_counts", "_force", "_here", "_present")
-
-    def __init__(self) -> None:
-        self._here: list[list[int]] | None = None
-        self._force: list[list[int] | None] = [None] * N_PROVINCES
-        self._present: list[list[int] | None] = [None] * N_PROVINCES
-        self._counts: _Counts | None = None
-
-    def counts(self, s: State) -> _Counts:
-        got = self._counts
-        if got is None:
-            got = self._counts = _Counts(s)
-        return got
-
-    def here(self, s: State) -> list[list[int]]:
-        got = self._here
-        if got is None:
-            got = self._here = figures.by_province(s)
-        return got
-
-    def force(self, s: State, p: int) -> list[int]:
-        got = self._force[p]
-        if got is None:
-            got = self._force[p] = figures.forces_here(s, self.here(s)[p], s.phase == WAR)
-        return got
-
-    def present(self, s: State, p: int) -> list[int]:
-        got = self._present[p]
-        if got is None:
-            got = self._present[p] = figures.present_here(s, self.here(s)[p])
-        return got
+                    reserve_figures[owner[f]] += 1
+                    if kind[f] == DAIMYO and card[f] == -1:
+                        reserve_daimyo[owner[f]] += 1
+            elif where < 8:  # N_PROVINCES; where >= 0 here
+                k = kind[f]
+                if k == STRONGHOLD:
+                    strongholds[owner[f]] += 1
+                elif k == BUSHI:
+                    bushi_on_map[owner[f]] += 1
+            elif where < HOSTAGE:  # where >= SHRINE here
+                shrines[where - SHRINE][owner[f]] += 1
 
 
 class _Now:
@@ -223,8 +186,13 @@ class _Now:
     decision (copy to change)."""
 
     __slots__ = (
-        "_board",
+        "_counts",
         "_estimates",
+        "_fees",
+        "_force",
+        "_here",
+        "_leaders",
+        "_present",
         "_tokens",
         "_worth",
         "at_war",
@@ -249,33 +217,44 @@ class _Now:
         #: whether each province is still to be resolved this Season
         self.at_war = at_war
         self.kami_turns = _kami_turns_left(s)
-        self._board: _Board | None = None
+        self._here: list[list[int]] | None = None
+        self._force: list[list[int] | None] = [None] * N_PROVINCES
+        self._present: list[list[int] | None] = [None] * N_PROVINCES
+        self._counts: _Counts | None = None
+        self._fees: list[int] | None = None
+        self._leaders: list[int] | None = None
         self._estimates: list[float] | None = None
         self._tokens: list[tuple[set[int], float, float] | None] = [None] * s.players
         self.shrine_values: dict[int, float] = {}
         self._worth: dict[int, float] = {}
 
-    def board(self) -> _Board:
-        got = self._board
-        if got is None:
-            got = self._board = _Board()
-        return got
-
     def counts(self) -> _Counts:
         """Each seat's pieces by where they are (see :class:`_Counts`)."""
-        return self.board().counts(self.s)
+        got = self._counts
+        if got is None:
+            got = self._counts = _Counts(self.s)
+        return got
 
     def here(self) -> list[list[int]]:
         """The pieces in each province."""
-        return self.board().here(self.s)
+        got = self._here
+        if got is None:
+            got = self._here = figures.by_province(self.s)
+        return got
 
     def force(self, p: int) -> list[int]:
         """Each seat's Force in province ``p`` now."""
-        return self.board().force(self.s, p)
+        got = self._force[p]
+        if got is None:
+            got = self._force[p] = figures.forces_here(self.s, self.here()[p], self.war)
+        return got
 
     def present(self, p: int) -> list[int]:
         """The seats with Force in province ``p``, in seat order."""
-        return self.board().present(self.s, p)
+        got = self._present[p]
+        if got is None:
+            got = self._present[p] = figures.present_here(self.s, self.here()[p])
+        return got
 
     def worth_now(self, seat: int, p: int) -> float:
         """What province ``p`` is worth to ``seat`` with the Forces there now."""
@@ -297,6 +276,21 @@ class _Now:
             self._estimates = got
         return got
 
+    def leader(self, seat: int) -> int:
+        """The other clan with the best score estimate (the first of equals)."""
+        leaders = self._leaders
+        if leaders is None:
+            leaders = self._leaders = [-1] * self.s.players
+        got = leaders[seat]
+        if got < 0:
+            est = self.estimates()
+            got = -1
+            for q in range(self.s.players):
+                if q != seat and (got < 0 or est[q] > est[got]):
+                    got = q
+            leaders[seat] = got
+        return got
+
     def token_worth(self, seat: int, p: int) -> float:
         """:func:`token_worth`, its parts worked out once per seat."""
         got = self._tokens[seat]
@@ -308,6 +302,16 @@ class _Now:
             got = self._tokens[seat] = (mine, value, _new_province_vp(len(mine)))
         mine, value, new = got
         return value if p in mine else value + new
+
+    def route_fee(self, seat: int) -> int:
+        """What one Shipping Route use costs ``seat`` (:func:`.figures.route_fees`)."""
+        fees = self._fees
+        if fees is None:
+            fees = self._fees = [-1] * self.s.players
+        got = fees[seat]
+        if got < 0:
+            got = fees[seat] = sum(c for _, c in figures.route_fees(self.s, seat))
+        return got
 
     def higher(self, a: int, b: int) -> bool:
         """Whether ``a`` has more Honor than ``b``."""
@@ -361,8 +365,18 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
     scorer = _SCORERS.get(kind)
     if scorer is None:
         return rng.choice(acts)
-    scored = [(scorer(s, seat, a), rng.random(), i) for i, a in enumerate(acts)]
-    return acts[max(scored)[2]]
+    # the greatest (score, a random number, index): the best action, a tie broken at random
+    best = acts[0]
+    top = scorer(s, seat, best)
+    luck = rng.random()
+    for a in acts[1:]:
+        v = scorer(s, seat, a)
+        r = rng.random()
+        if v > top or (v == top and r >= luck):
+            best = a
+            top = v
+            luck = r
+    return best
 
 
 # ---------------------------------------------------------------------- the War Provinces
@@ -433,11 +447,6 @@ def _worth(now: _Now, seat: int, p: int, force: list[int]) -> float:
         return 0.0
     chance = _win_chance(now, seat, force)
     return chance * now.token_worth(seat, p) - (1 - chance) * 0.3 * force[seat]
-
-
-def _forces_now(s: State) -> list[list[int]]:
-    now = _facts(s)
-    return [now.force(p) for p in range(N_PROVINCES)]
 
 
 def _piece_force(s: State, owner: int, what: int, p: int) -> int:
@@ -558,7 +567,9 @@ def _score_move(s: State, seat: int, a: Any) -> float:
     src[seat] -= force
     dst[seat] += _piece_force(s, seat, a.what, a.dst)
     gain = _worth(now, seat, a.src, src) + _worth(now, seat, a.dst, dst) - before
-    fee = sum(c for _, c in figures.toll(s, seat, a.src, a.dst))
+    fee = 0  # figures.toll's Coins
+    if not honor.is_dragonfly(s, seat) and s.board.is_route(a.src, a.dst):
+        fee = now.route_fee(seat)
     return gain - fee * COIN_VP
 
 
@@ -744,9 +755,7 @@ def _score_buy(s: State, seat: int, a: Any) -> float:
 
 def _leader(s: State, seat: int) -> int:
     """The other clan with the best score estimate."""
-    est = _estimates(s)
-    others = [q for q in range(s.players) if q != seat]
-    return max(others, key=lambda q: est[q])
+    return _facts(s).leader(seat)
 
 
 def _recruit_count(s: State, seat: int, bonus: bool) -> int:
@@ -761,7 +770,6 @@ def _best_moves(s: State, seat: int) -> float:
     """Roughly what one Marshal gives ``seat``: the best gain of each of its figures' Moves."""
     board = s.board
     now = _facts(s)
-    force = _forces_now(s)
     at_war = now.at_war
     dragonfly = honor.is_dragonfly(s, seat)
     owner = s.owner
@@ -769,9 +777,7 @@ def _best_moves(s: State, seat: int) -> float:
     best_from: list[float | None] = [None] * N_PROVINCES  # the best gain of a Move from each
     total = 0.0
     for f, src in enumerate(s.loc):
-        if owner[f] != seat or not 0 <= src < 8 or not figures.gives_force(s, f):
-            continue
-        if kind[f] == STRONGHOLD:
+        if owner[f] != seat or kind[f] == STRONGHOLD or not 0 <= src < 8:
             continue
         best = best_from[src]
         if best is None:
@@ -779,8 +785,8 @@ def _best_moves(s: State, seat: int) -> float:
             for dst in range(8) if dragonfly else board.neighbours[src]:
                 if dst == src or not at_war[dst]:
                     continue
-                a = force[src].copy()
-                b = force[dst].copy()
+                a = now.force(src).copy()
+                b = now.force(dst).copy()
                 before = now.worth_now(seat, src) + now.worth_now(seat, dst)
                 a[seat] -= 1
                 b[seat] += 1
@@ -986,17 +992,6 @@ def _win_bids(
     return out
 
 
-def _battle_winner(rank: list[int], pool: list[int], force: list[float]) -> int:
-    """Who of ``pool`` wins a Battle with these Forces: the most Force, a tie to Honor
-    (``rank``), and with no Force at all the highest Honor (rules §16.4)."""
-    top = max(force[q] for q in pool)
-    w = -1
-    for q in pool:
-        if (top <= 0 or force[q] >= top - 1e-9) and (w < 0 or rank[q] < rank[w]):
-            w = q
-    return w
-
-
 def _plan(s: State, seat: int) -> list[int]:
     """The whole bid split of ``seat`` in this Battle (Seppuku, Take Hostage, Hire Ronin,
     Imperial Poets), the bids already made kept: the split with the best expected VP."""
@@ -1011,23 +1006,34 @@ def _plan(s: State, seat: int) -> list[int]:
     force = figures.forces_here(s, here, True, part)
     owner = s.owner
     kind = s.kind
+    card = s.card
     n_figs = [0] * s.players  # each seat's figures here
-    for f in here:
-        if kind[f] != STRONGHOLD:
-            n_figs[owner[f]] += 1
-    n_mine = n_figs[seat]
-    koi = honor.is_koi(s, seat)
+    pieces: list[int] = []  # each piece here as figures.what * 8 + its owner
     # the strongest rival figure a hostage could remove, and ours a rival could take
     best_take = (0, -1)
     lose_take = 0
+    bushi = [0] * s.players  # a Bushi's Force, per owner, once worked out (at least 1)
     for f in here:
         q = owner[f]
-        if kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
+        k = kind[f]
+        pieces.append((MONSTER_BASE + card[f] if k == MONSTER else k) * 8 + q)
+        if k == STRONGHOLD:
             continue
+        n_figs[q] += 1
+        if figures.daimyo_like(s, f) or not (q == seat or (q in rivals and q != ally)):
+            continue
+        if k == BUSHI:
+            x = bushi[q]
+            if not x:
+                x = bushi[q] = figures.force_of(s, f, part, True)
+        else:
+            x = figures.force_of(s, f, part, True)
         if q == seat:
-            lose_take = max(lose_take, figures.force_of(s, f, part, True))
-        elif q in rivals and q != ally:
-            best_take = max(best_take, (figures.force_of(s, f, part, True), q))
+            lose_take = max(lose_take, x)
+        else:
+            best_take = max(best_take, (x, q))
+    n_mine = n_figs[seat]
+    koi = honor.is_koi(s, seat)
     target_share = 1.0 if len(rivals) == 1 else 0.5
     rival_figs = {q: n_figs[q] for q in rivals}
     later = _later_battles(s, seat)
@@ -1044,7 +1050,7 @@ def _plan(s: State, seat: int) -> list[int]:
         tuple(s.honor),
         tuple(s.ally),
         tuple(s.vp[q] > 0 for q in part),
-        tuple(figures.what(s, f) * 8 + owner[f] for f in here),
+        tuple(pieces),
         best_take,
         lose_take,
         later,
@@ -1061,10 +1067,18 @@ def _plan(s: State, seat: int) -> list[int]:
     taker = best_take[1]
     dead_won = sum(n for q, n in rival_figs.items() if q != ally)  # killed when we win
 
+    floats = [float(x) for x in force]
+    # the figures killed when the Battle is lost to each seat (``n_mine`` added where ours die)
+    dead_lost = [0] * s.players
+    for w in pool:
+        for q, n in rival_figs.items():
+            if q != w and q != s.ally[w]:
+                dead_lost[w] += n
+
     def outcome(h: bool, r: bool, kept: int) -> tuple[float, float]:
         """(chance of winning the Battle, expected figures killed) for Hostage won (h),
         Ronin won (r), ``kept`` Coins not bid."""
-        base = [float(x) for x in force]
+        base = floats.copy()
         if h and taker >= 0:
             base[taker] -= best_take[0]
         mine = base[seat]
@@ -1074,7 +1088,13 @@ def _plan(s: State, seat: int) -> list[int]:
         if r or not rivals:
             cases.append((1.0, base))
         else:
-            hirer = max(rivals, key=lambda q: base[q] + rival_ronin[q])
+            hirer = rivals[0]  # the first with the most Force and Ronin
+            most = base[hirer] + rival_ronin[hirer]
+            for q in rivals:
+                x = base[q] + rival_ronin[q]
+                if x > most:
+                    hirer = q
+                    most = x
             hired = base.copy()
             hired[hirer] += rival_ronin[hirer]
             cases += [(0.6, hired), (0.4, base)]
@@ -1088,15 +1108,24 @@ def _plan(s: State, seat: int) -> list[int]:
         )
         for pr, f in cases:
             for taken, pr2 in takes:
-                g = f.copy()
-                g[seat] = mine - (lose_take if taken else 0)
-                w = _battle_winner(rank, pool, g)
+                # who wins with our Force ``g``: the most Force, a tie to Honor (``rank``),
+                # and with no Force at all the highest Honor (rules §16.4)
+                g = mine - (lose_take if taken else 0)
+                top = g
+                for q in rivals:
+                    if f[q] > top:
+                        top = f[q]
+                near = top - 1e-9
+                w = seat if top <= 0 or g >= near else -1
+                for q in rivals:
+                    if (top <= 0 or f[q] >= near) and (w < 0 or rank[q] < rank[w]):
+                        w = q
                 weight = pr * pr2
                 if w == seat:
                     win += weight
                     dead = dead_won - (1 if h and taker >= 0 else 0)
                 else:
-                    dead = sum(n for q, n in rival_figs.items() if q != w and q != s.ally[w])
+                    dead = dead_lost[w]
                     if s.ally[w] != seat:
                         dead += n_mine - (1 if taken else 0)
                 kills += weight * dead
@@ -1146,60 +1175,89 @@ def _plan(s: State, seat: int) -> list[int]:
     cs, ch, cr, cp = (_win_bids(s, seat, rank, rivals, a, total, options[a]) for a in range(4))
     xps = options[3]
     best_value = -1e9
+    bar = best_value + 1e-9  # what a split must beat
     best = [0, 0, 0, 0]
     # without Koi's kept Coins, the terms are the same for every split: what each Imperial
     # Poets bid adds is worked out once
     fixed = (0.0, 0.0, 0.0, 0.0)
-    poets: list[tuple[float, float, float, float]] = []
+    poets: list[tuple[int, float, float, float, float]] = []
+    top00 = top01 = top10 = top11 = 0.0
+    least_xp = least_xr = 0
     if not koi:
         (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = terms(0)
         fixed = (w00, w01, w10, w11)
         for xp in xps:
             pp = cp[xp]
-            poets.append((v00 + pp * k00, v01 + pp * k01, v10 + pp * k10, v11 + pp * k11))
+            poets.append((xp, v00 + pp * k00, v01 + pp * k01, v10 + pp * k10, v11 + pp * k11))
+        # the most each term may give: a bound on any split's value with the first three
+        # bids chosen, so that a split of the Imperial Poets that cannot beat the best so far
+        # is not tried (the chances are never negative; the margin covers rounding)
+        top00 = max(x[1] for x in poets)
+        top01 = max(x[2] for x in poets)
+        top10 = max(x[3] for x in poets)
+        top11 = max(x[4] for x in poets)
+        least_xp = min(xps)
+        least_xr = min(options[2])
+    # Koi's terms by the Coins spent (those not spent are kept)
+    by_spent: list[list[tuple[float, float, float]] | None] = [None] * (total + 1)
+    not_r = [1 - x for x in cr]
     for xs in options[0]:
         ps = cs[xs]
         for xh in options[1]:
             if xs + xh > total:
                 break
             ph = ch[xh]
+            not_h = 1 - ph
+            if not koi:
+                # no Hire Ronin bid can do better than the best term at either outcome
+                most = not_h * max(top00, top01) + ph * max(top10, top11)
+                cheapest = coin_cost * (xs + xh + least_xr + least_xp)
+                if most + ph * steal + ps * sepp - cheapest + 1e-6 <= bar:
+                    continue
             for xr in options[2]:
                 spent3 = xs + xh + xr
                 if spent3 > total:
                     break
                 pr = cr[xr]
-                q00 = (1 - ph) * (1 - pr)
-                q01 = (1 - ph) * pr
-                q10 = ph * (1 - pr)
+                q00 = not_h * not_r[xr]
+                q01 = not_h * pr
+                q10 = ph * not_r[xr]
                 q11 = ph * pr
                 if not koi:
                     w00, w01, w10, w11 = fixed
                     win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
                     extra = ph * steal + ps * (1 - win) * sepp
-                    for xp, (a00, a01, a10, a11) in zip(xps, poets, strict=True):
+                    most = q00 * top00 + q01 * top01 + q10 * top10 + q11 * top11
+                    if most + extra - coin_cost * (spent3 + least_xp) + 1e-6 <= bar:
+                        continue
+                    for xp, a00, a01, a10, a11 in poets:
                         spent = spent3 + xp
                         if spent > total:
                             break
                         ev = q00 * a00 + q01 * a01
                         ev += q10 * a10 + q11 * a11
                         ev += extra - coin_cost * spent
-                        if ev > best_value + 1e-9:
+                        if ev > bar:
                             best_value = ev
+                            bar = best_value + 1e-9
                             best = [xs, xh, xr, xp]
                     continue
                 for xp in xps:
                     spent = spent3 + xp
                     if spent > total:
                         break
-                    tm = terms(total - spent)
+                    tm = by_spent[spent]
+                    if tm is None:
+                        tm = by_spent[spent] = terms(total - spent)
                     (w00, v00, k00), (w01, v01, k01), (w10, v10, k10), (w11, v11, k11) = tm
                     pp = cp[xp]
                     win = q00 * w00 + q01 * w01 + q10 * w10 + q11 * w11
                     ev = q00 * (v00 + pp * k00) + q01 * (v01 + pp * k01)
                     ev += q10 * (v10 + pp * k10) + q11 * (v11 + pp * k11)
                     ev += ph * steal + ps * (1 - win) * sepp - coin_cost * spent
-                    if ev > best_value + 1e-9:
+                    if ev > bar:
                         best_value = ev
+                        bar = best_value + 1e-9
                         best = [xs, xh, xr, xp]
     if len(_PLANS) > 4096:
         _PLANS.clear()
@@ -1230,7 +1288,14 @@ def _bid(s: State, seat: int, bids: list[Bid]) -> Bid:
     plan = _plan(s, seat)
     step = bids[0].advantage
     want = plan[step] if step < len(plan) else 0
-    return min(bids, key=lambda b: (abs(b.coins - want), b.coins))
+    best = bids[0]  # the first with the least (distance, Coins)
+    gap = abs(best.coins - want)
+    for b in bids:
+        d = abs(b.coins - want)
+        if d < gap or (d == gap and b.coins < best.coins):
+            best = b
+            gap = d
+    return best
 
 
 def _battle_force(s: State) -> list[int]:
@@ -1330,17 +1395,30 @@ def score_estimate(s: State) -> list[float]:
 def _score_estimate(s: State, left: list[int], force: list[list[int]]) -> list[float]:
     """:func:`score_estimate` (no final scores yet), given each Force in the provinces
     ``left`` to be resolved this Season."""
-    out = []
-    squares = [sum(x * x for x in f) for f in force]  # each province's sum of squared Forces
+    out: list[float] = []
+    squares: list[int] = []  # each province's sum of squared Forces
+    for f in force:
+        square = 0
+        for x in f:
+            square += x * x
+        squares.append(square)
     season_vp = VP_BY_SEASON[min(s.season, 2)]
     for seat in range(s.players):
-        vp = s.vp[seat] + token_vp(s, seat) + set_bonus(s, seat)
+        mine: set[int] = set()
+        tokens = 0  # winter.token_vp
+        for t in s.tokens[seat]:
+            mine.add(t % 8)
+            tokens += VP_BY_SEASON[t // 8]
+        bonus = 0  # winter.set_bonus
+        for least, step in SET_BONUS:
+            if len(mine) >= least:
+                bonus = step
+        vp = s.vp[seat] + tokens + bonus
         for c in s.owned[seat]:
             if CARD_TYPE[c] == "winter":
                 vp += upgrade_vp(s, seat, c)
         expected = 0.0
         if left:
-            mine = {t % 8 for t in s.tokens[seat]}
             new = _new_province_vp(len(mine))
             for p, f, total in zip(left, force, squares, strict=True):
                 x = f[seat]

@@ -34,6 +34,9 @@ CLAN_NAMES = terms.CLAN_NAMES
 #: seats are people; each plays a clan, which logs and actions name
 SEAT_NAMES = terms.SEAT_NAMES
 
+#: Each clan's ability key, by clan number (read on hot paths instead of the clan's data).
+ABILITY: tuple[str, ...] = tuple(c.ability for c in D.clans)
+
 T_EVENT_OPEN = 100
 T_EVENT_CLOSE = 101
 
@@ -53,7 +56,7 @@ def who(s: State, seat: int) -> Term:
 
 def ability(s: State, seat: int) -> str:
     """The key of ``seat``'s clan ability (``"eddies_in_the_stream"`` for Koi, ...)."""
-    return D.clans[s.clan[seat]].ability
+    return ABILITY[s.clan[seat]]
 
 
 def is_koi(s: State, seat: int) -> bool:

@@ -338,10 +338,11 @@ def _recruit_end(s: State, rng: Rng, log: Log, selector: int) -> None:
 # ---------------------------------------------------------------------- Marshal, Fujin, Naginata
 
 
-def _moves(s: State, seat: int, context: int) -> list[Move]:
+def _moves(s: State, seat: int, context: int, first: bool = False) -> list[Move]:
     """Every Move open to ``seat``: Marshal (each figure once, Turtle's Strongholds too), Fujin
     (any figure, twice if it likes), Way of Naginata (a Bushi to any province). A Shipping
-    Route is closed to a clan that cannot pay the Serpents' tolls (figures.toll)."""
+    Route is closed to a clan that cannot pay the Serpents' tolls (figures.toll). With
+    ``first``, only the first Move found (to know whether there is one)."""
     anywhere = context == M_NAGINATA or honor.is_dragonfly(s, seat)
     turtle = honor.is_turtle(s, seat)
     fee = 0 if anywhere else sum(c for _, c in figures.route_fees(s, seat))
@@ -367,13 +368,15 @@ def _moves(s: State, seat: int, context: int) -> list[Move]:
         for dst in targets:
             if routes_open or anywhere or not board.is_route(src, dst):
                 out.append(Move(key[0], src, dst))
+                if first:
+                    return out
     out.sort()
     return out
 
 
 @task(T_MOVE_ASK)
 def _move_ask(s: State, rng: Rng, log: Log, seat: int, context: int, left: int) -> None:
-    if left != 0 and _moves(s, seat, context):
+    if left != 0 and _moves(s, seat, context, first=True):
         ask(s, D_MOVE, seat, context, left)
 
 
@@ -522,11 +525,12 @@ def _benevolence_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> 
 # ---------------------------------------------------------------------- Betray
 
 
-def _betray_targets(s: State, seat: int) -> list[Replace]:
+def _betray_targets(s: State, seat: int, first: bool = False) -> list[Replace]:
     """Up to 2 figures of 2 different opponents on the Map, each for a figure of the same type
     from the betrayer's Reserve; Daimyo (and Yurei) and Shinto on shrines are immune; any
     Monster replaces any Monster; Komainu counts as a Monster and a Shinto (§6.2, FAQ). Path
-    of the Unrighteous adds a figure per card, of any clan, even a Shinto on a shrine."""
+    of the Unrighteous adds a figure per card, of any clan, even a Shinto on a shrine. With
+    ``first``, only the first targets found (to know whether there are any)."""
     extras = cards.total(s, seat, "betray_extra", "figures")
     mine = _reserve_types(s, seat)
     monsters = [w for w in mine if w >= MONSTER_BASE]
@@ -534,10 +538,10 @@ def _betray_targets(s: State, seat: int) -> list[Replace]:
     seen: set[tuple[int, int, int]] = set()
     out: list[Replace] = []
     for f, loc in enumerate(s.loc):
-        on_map = 0 <= loc < 8
-        on_shrine = SHRINE <= loc < SHRINE + 4
-        if not (on_map or on_shrine):  # in a Reserve: no target (the most pieces)
+        if loc < 0 or loc >= SHRINE + 4:  # in a Reserve or hostage: no target (the most pieces)
             continue
+        on_map = loc < 8
+        on_shrine = not on_map
         owner = s.owner[f]
         if owner == seat or s.kind[f] == STRONGHOLD or figures.daimyo_like(s, f):
             continue
@@ -562,6 +566,8 @@ def _betray_targets(s: State, seat: int) -> list[Replace]:
             options = monsters
         where = AT_KAMI + s.shrines[loc - SHRINE] if on_shrine else loc
         out += [Replace(s.clan[owner], target, where, w) for w in options]
+        if first and out:
+            return out
     out.sort()
     return out
 
@@ -572,7 +578,7 @@ def _komainu(what: int) -> bool:
 
 @task(T_BETRAY_ASK)
 def _betray_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
-    if _betray_targets(s, seat):
+    if _betray_targets(s, seat, first=True):
         ask(s, D_BETRAY, seat)
 
 

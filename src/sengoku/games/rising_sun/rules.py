@@ -225,10 +225,18 @@ def _gifts(s: State, seat: int) -> list[Any]:
         if q == seat:
             continue
         if s.coins[seat]:
-            out.append(Give(COIN, s.clan[q]))
+            got = _GIFTS.get((COIN, s.clan[q]))
+            out.append(got if got is not None else Give(COIN, s.clan[q]))
         if s.ronin[seat]:
-            out.append(Give(RONIN, s.clan[q]))
+            got = _GIFTS.get((RONIN, s.clan[q]))
+            out.append(got if got is not None else Give(RONIN, s.clan[q]))
     return out
+
+
+#: The gifts of a Coin or a Ronin to each clan, made once (actions are immutable).
+_GIFTS: dict[tuple[int, int], Give] = {
+    (purpose, c): Give(purpose, c) for purpose in (COIN, RONIN) for c in range(len(D.clans))
+}
 
 
 def _give(s: State, seat: int, action: Give, log: list[LogEntry]) -> None:

@@ -258,12 +258,17 @@ def _search(
         """Every multiset of ``k`` tiles from ``remaining``, in a random order weighted by
         how likely a fair shuffle makes it."""
         options: list[tuple[float, list[int]]] = []
+        # the tiles from kind i on: where they are too few, no multiset is completed (and
+        # no random number drawn), so that branch is not tried
+        suffix = [0] * (len(remaining) + 1)
+        for i in range(len(remaining) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + remaining[i]
 
         def build(i: int, left: int, chosen: list[int], weight: int) -> None:
             if left == 0:
                 options.append((rng.random() ** (1.0 / weight), chosen.copy()))
                 return
-            if i == len(remaining):
+            if suffix[i] < left:  # i == len(remaining) among them
                 return
             for take in range(min(left, remaining[i]), -1, -1):
                 chosen.extend([i] * take)

@@ -219,10 +219,16 @@ def bidders(s: State) -> list[int]:
     return [q for q in s.b_part if not s.bid_done[q]]
 
 
+#: The bids of up to 63 Coins on each Advantage, made once (actions are immutable).
+_BIDS: tuple[tuple[Bid, ...], ...] = tuple(tuple(Bid(a, x) for x in range(64)) for a in range(4))
+
+
 @decision(D_BID)
 def _bid_legal(s: State, seat: int) -> list[Any]:
     step = len(s.bids[seat])
     left = s.coins[seat] - sum(s.bids[seat])
+    if 0 <= step < len(_BIDS) and 0 <= left < len(_BIDS[step]):
+        return list(_BIDS[step][: left + 1])
     return [Bid(step, x) for x in range(left + 1)]
 
 
