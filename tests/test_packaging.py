@@ -28,6 +28,7 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 ALLOWED = {
     "__init__": (),
     "__main__": (),
+    "collector": (),
     "core": (),
     "games": (),
     "ai": (),
@@ -38,7 +39,7 @@ ALLOWED = {
 }
 #: The parts the `sengoku` command loads with a core install: their module-level imports
 #: must be core dependencies (an extra's packages only inside the functions that need them).
-CORE_LOADED = {"__init__", "__main__", "core", "games", "ai", "cli", "sim"}
+CORE_LOADED = {"__init__", "__main__", "collector", "core", "games", "ai", "cli", "sim"}
 #: Modules of one feature, in an extra of their own and imported only inside functions.
 LAZY_ONLY = {"psycopg": "postgres"}
 
