@@ -245,7 +245,7 @@ def forces_here(s: State, here: list[int], war: bool, among: list[int] | None = 
                 b = bushi[o] = _bushi_force(s, o, war, s.loc[f])
             out[o] += b
         elif k == STRONGHOLD:  # as force_of counts the rest
-            if honor.ABILITY[s.clan[o]] == "shell_of_the_eternal":  # honor.is_turtle
+            if honor.is_turtle(s, o):
                 out[o] += 1
         elif k == SHINTO:
             out[o] += 1

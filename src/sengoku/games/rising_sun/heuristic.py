@@ -221,8 +221,8 @@ class _Now:
         self._force: list[list[int] | None] = [None] * N_PROVINCES
         self._present: list[list[int] | None] = [None] * N_PROVINCES
         self._counts: _Counts | None = None
-        self._fees: list[int] | None = None
-        self._leaders: list[int] | None = None
+        self._fees = [-1] * s.players  # each seat's Shipping Route fee, once asked
+        self._leaders = [-1] * s.players  # each seat's leading rival, once asked
         self._estimates: list[float] | None = None
         self._tokens: list[tuple[set[int], float, float] | None] = [None] * s.players
         self.shrine_values: dict[int, float] = {}
@@ -279,8 +279,6 @@ class _Now:
     def leader(self, seat: int) -> int:
         """The other clan with the best score estimate (the first of equals)."""
         leaders = self._leaders
-        if leaders is None:
-            leaders = self._leaders = [-1] * self.s.players
         got = leaders[seat]
         if got < 0:
             est = self.estimates()
@@ -306,8 +304,6 @@ class _Now:
     def route_fee(self, seat: int) -> int:
         """What one Shipping Route use costs ``seat`` (:func:`.figures.route_fees`)."""
         fees = self._fees
-        if fees is None:
-            fees = self._fees = [-1] * self.s.players
         got = fees[seat]
         if got < 0:
             got = fees[seat] = sum(c for _, c in figures.route_fees(self.s, seat))

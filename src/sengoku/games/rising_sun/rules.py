@@ -214,6 +214,12 @@ def _options_json(state: State) -> dict[str, Any]:
     return options_to_json(state.options)
 
 
+#: The gifts of a Coin or a Ronin to each clan, made once (actions are immutable).
+_GIFTS: dict[tuple[int, int], Give] = {
+    (purpose, c): Give(purpose, c) for purpose in (COIN, RONIN) for c in range(len(D.clans))
+}
+
+
 def _gifts(s: State, seat: int) -> list[Any]:
     """Coins and Ronin may be given during the Tea Ceremony and the Political Phase only
     (rules §4.2, DZ negotiation and war-phase, H): offered at each of the giver's own
@@ -225,18 +231,10 @@ def _gifts(s: State, seat: int) -> list[Any]:
         if q == seat:
             continue
         if s.coins[seat]:
-            got = _GIFTS.get((COIN, s.clan[q]))
-            out.append(got if got is not None else Give(COIN, s.clan[q]))
+            out.append(_GIFTS[COIN, s.clan[q]])
         if s.ronin[seat]:
-            got = _GIFTS.get((RONIN, s.clan[q]))
-            out.append(got if got is not None else Give(RONIN, s.clan[q]))
+            out.append(_GIFTS[RONIN, s.clan[q]])
     return out
-
-
-#: The gifts of a Coin or a Ronin to each clan, made once (actions are immutable).
-_GIFTS: dict[tuple[int, int], Give] = {
-    (purpose, c): Give(purpose, c) for purpose in (COIN, RONIN) for c in range(len(D.clans))
-}
 
 
 def _give(s: State, seat: int, action: Give, log: list[LogEntry]) -> None:

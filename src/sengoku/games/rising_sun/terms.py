@@ -56,7 +56,7 @@ _KIND_TERMS = tuple(Term(f"rising_sun.kind.{name}") for name in KIND_NAMES)
 
 def log_line(key: str, **args: Arg) -> Message:
     """A log line's message: ``rising_sun.log.<key>``."""
-    return Message(f"rising_sun.log.{key}", args)  # as msg makes it, without a second call
+    return msg(f"rising_sun.log.{key}", **args)
 
 
 def act(key: str, **args: Arg) -> Message:
