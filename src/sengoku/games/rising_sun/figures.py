@@ -322,9 +322,12 @@ def toll(s: State, seat: int, src: int, dst: int) -> list[tuple[int, int]]:
     """Path of the Serpent: (owner, coins) each other owner charges for this Move, if it uses
     a Shipping Route (once per route use, FAQ §12). Dragonfly's flight uses no route, nor
     does Way of Naginata's move 'to any province' (the caller leaves those out)."""
-    if honor.is_dragonfly(s, seat) or not s.board.is_route(src, dst):
-        return []
-    return route_fees(s, seat)
+    return route_fees(s, seat) if uses_route(s, seat, src, dst) else []
+
+
+def uses_route(s: State, seat: int, src: int, dst: int) -> bool:
+    """Whether ``seat``'s Move from ``src`` to ``dst`` uses a Shipping Route (see :func:`toll`)."""
+    return not honor.is_dragonfly(s, seat) and s.board.is_route(src, dst)
 
 
 def route_fees(s: State, seat: int) -> list[tuple[int, int]]:

@@ -563,9 +563,7 @@ def _score_move(s: State, seat: int, a: Any) -> float:
     src[seat] -= force
     dst[seat] += _piece_force(s, seat, a.what, a.dst)
     gain = _worth(now, seat, a.src, src) + _worth(now, seat, a.dst, dst) - before
-    fee = 0  # figures.toll's Coins
-    if not honor.is_dragonfly(s, seat) and s.board.is_route(a.src, a.dst):
-        fee = now.route_fee(seat)
+    fee = now.route_fee(seat) if figures.uses_route(s, seat, a.src, a.dst) else 0  # the toll
     return gain - fee * COIN_VP
 
 
