@@ -353,7 +353,7 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
     if len(acts) == 1 or s.pending is None:
         return acts[0] if len(acts) == 1 else rng.choice(acts)
     global _now
-    _now = _Now(s)
+    _now = None  # the state has changed since the last call: its facts are worked out anew
     kind = s.pending[0]
     if kind == D_BID:
         bids = [a for a in acts if isinstance(a, Bid)]
@@ -989,9 +989,19 @@ def _win_bids(
 def _plan(s: State, seat: int) -> list[int]:
     """The whole bid split of ``seat`` in this Battle (Seppuku, Take Hostage, Hire Ronin,
     Imperial Poets), the bids already made kept: the split with the best expected VP."""
+    global _battle
+    done = s.bids[seat]
+    prefix = tuple(done)
+    battle = _battle
+    if battle[0] is not s.bids:  # another Battle, or another state
+        battle = _battle = (s.bids, {})
+    known = battle[1].get(seat)
+    if known is not None:
+        planned = _planned(known, prefix)
+        if planned is not None:
+            return planned
     p = s.b_prov
     part = s.b_part
-    done = s.bids[seat]
     total = s.coins[seat]
     rivals = [q for q in part if q != seat]
     ally = s.ally[seat]
@@ -1034,9 +1044,8 @@ def _plan(s: State, seat: int) -> list[int]:
     token = now.token_worth(seat, p)
     coin_cost = 0.08 + 0.3 * min(later, 2)
     rival_ronin = {q: (s.coins[q] / 2 if honor.is_koi(s, q) else s.ronin[q]) for q in rivals}
-    key = (
+    key: tuple[Any, ...] = (
         seat,
-        tuple(done),
         tuple(part),
         tuple(force),
         tuple(s.coins),
@@ -1052,9 +1061,12 @@ def _plan(s: State, seat: int) -> list[int]:
         s.b_start_coins[seat],
         s.options.zero_bid_wins,
     )
-    cached = _PLANS.get(key)
-    if cached is not None:
-        return list(cached)
+    battle[1][seat] = key
+    planned = _planned(key, prefix)
+    if planned is not None:
+        return planned
+    if prefix:
+        key = (key, prefix)
     koi_all = s.options.koi_reserve_coins is KoiCoins.ALL
     rank = now.rank
     pool = [seat, *rivals]
@@ -1260,8 +1272,29 @@ def _plan(s: State, seat: int) -> list[int]:
 
 
 #: Bid splits already planned, by everything a plan depends on: the Battle is the same in
-#: every state a search samples from a seat's view, so the plan is made once.
+#: every state a search samples from a seat's view, so the plan is made once. A plan made
+#: before the seat's first bid stands for its later bids too while they follow it (with
+#: those bids fixed the search would find the same split); a plan made after bids that did
+#: not follow one is kept under the bids made as well.
 _PLANS: dict[tuple[Any, ...], tuple[int, ...]] = {}
+
+#: The Battle being bid on (its state's ``bids``, kept so that it stays that object) and
+#: each seat's key into :data:`_PLANS`: nothing but the bids changes while the bids are
+#: placed, so a seat's later bids in the same state skip working the key out again.
+_battle: tuple[list[list[int]] | None, dict[int, tuple[Any, ...]]] = (None, {})
+
+
+def _planned(key: tuple[Any, ...], prefix: tuple[int, ...]) -> list[int] | None:
+    """The split planned under ``key`` for a seat that has bid ``prefix`` so far, if any:
+    the split planned at its first bid while its bids follow that plan."""
+    cached = _PLANS.get(key)
+    if cached is not None and cached[: len(prefix)] == prefix:
+        return list(cached)
+    if prefix:
+        cached = _PLANS.get((key, prefix))
+        if cached is not None:
+            return list(cached)
+    return None
 
 
 def _later_battles(s: State, seat: int) -> int:
