@@ -1,11 +1,12 @@
 """Which sections of the rules references the tests cite.
 
 A rules test names the rule it checks in its docstring as ``<game>.md §<section>``; every §
-in a docstring that names ``<game>.md`` counts (``shogun.md §9.3, §13`` cites both). This
+after ``<game>.md`` counts, up to the next rules file a docstring names (``shogun.md §9.3,
+§13`` cites both; in ``shogun.md §9.3 as shitenno.md §4.2`` each game gets its own). This
 script lists, per game, the numbered sections of ``<rules-dir>/<game>.md`` and whether a test
 under ``tests/`` cites them (a citation of §9.3 also counts for §9).
 
-    python tools/rules_coverage.py [--rules ../shared/rules] [--missing]
+    python tools/rules_coverage.py [--rules ../shared/rules] [--tests tests] [--missing]
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 HEADING = re.compile(r"^#{2,4} (\d+(?:\.\d+)*)\.?\s")
 SECTION = re.compile(r"§(\d+(?:\.\d+)*)")
+RULES_FILE = re.compile(r"\b([a-z_]+)\.md\b")
 
 
 def docstrings(path: Path) -> list[str]:
@@ -29,20 +31,30 @@ def docstrings(path: Path) -> list[str]:
 
 
 def cited_sections(game: str, docs: list[str]) -> set[str]:
-    """Every § named in a docstring that cites ``<game>.md``.
+    """Every § a docstring names after ``<game>.md`` (and before another rules file).
 
     >>> sorted(cited_sections("shogun", ["shogun.md §9.3, §13 (FAQ)", "shitenno.md §2"]))
     ['13', '9.3']
+    >>> sorted(cited_sections("shogun", ["§1 of shitenno.md §4.2 is shogun.md §5 and §6"]))
+    ['5', '6']
     """
-    return {m for doc in docs if f"{game}.md" in doc for m in SECTION.findall(doc)}
+    cited: set[str] = set()
+    for doc in docs:
+        # the text after each rules file's name, up to the next one: [name, text, name, ...]
+        parts = RULES_FILE.split(doc)
+        for name, text in zip(parts[1::2], parts[2::2], strict=True):
+            if name == game:
+                cited.update(SECTION.findall(text))
+    return cited
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", type=Path, default=ROOT.parent / "shared" / "rules")
+    parser.add_argument("--tests", type=Path, default=ROOT / "tests", help="the tests' folder")
     parser.add_argument("--missing", action="store_true", help="list the sections not cited")
     args = parser.parse_args()
-    docs = [doc for p in sorted((ROOT / "tests").rglob("*.py")) for doc in docstrings(p)]
+    docs = [doc for p in sorted(args.tests.rglob("*.py")) for doc in docstrings(p)]
     for path in sorted(args.rules.glob("*.md")):
         game = path.stem
         sections = [
