@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
 from sengoku.cli import app
-from sengoku.core import Match
+from sengoku.core import Match, available_games, get_game
 from sengoku.sim import play_match, run_games, summarize
 
 runner = CliRunner()
@@ -45,6 +46,10 @@ def test_games_lists_counts_and_options() -> None:
     detailed = runner.invoke(app, ["games", "--details"])
     assert detailed.exit_code == 0
     assert "Rounds to play." in detailed.output and "(lowest_seat | random)" in detailed.output
+    # every option of every registered game, in the order its options type declares them
+    for name in available_games():
+        fields = msgspec.structs.fields(get_game(name).options_type)
+        assert [o["name"] for o in games[name]["options"]] == [f.name for f in fields], name
 
 
 def test_play_against_bots_to_the_end_and_save(tmp_path: Path) -> None:
