@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import state
 from sengoku.games.shogun.actions import Armies, March
 from sengoku.games.shogun.state import CANCELLED, CASTLE, TEMPLE, THEATRE
 
@@ -135,7 +135,7 @@ def test_cubes_of_others_wait_in_the_tray() -> None:
     # the next battle: Yellow attacks neutral Shima with 2; the tray's Yellow cube is thrown too
     # and, having come out again, counts for Yellow: 2 emerged against 0 peasants
     ise = own(s, 2, "Ise", 3)
-    shima = rules.D.index["Shima"]
+    shima = state.D.index["Shima"]
     log = _attack(s, 2, ise, shima, 2)
     assert model.seen[1] == [0, 0, 3, 0, 1] and s.tower.tray == [0] * 5
     assert s.owner[shima] == 2 and s.armies[shima] == 2
