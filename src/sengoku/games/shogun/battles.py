@@ -143,6 +143,8 @@ def _march(s: State, rng: Rng, seat: int, src: int, dst: int, n: int, log: list[
         s.supply[seat] += total
         s.supply[d] += b
         lose_province(s, dst)
+        if not s.options.conquest_keeps_revolt_markers:
+            remove_markers(s, dst, s.markers[dst])
         s.owner[dst] = seat
         s.armies[dst] = a - total
         result = msg("shogun.log.takes", c=who, p=target, n=a - total)

@@ -215,24 +215,27 @@ def _collect(
 ) -> None:
     """Rules §5, §7, §10.1: collect rice or taxes, then the revolt check."""
     who, where = colour(seat), province(prov)
+    after = s.options.special_bonus_after_event_limit
     if a == A_RICE:
-        v = D.rice[prov]
+        bonus = 1 if special == S_RICE else 0
+        v = D.rice[prov] if after else D.rice[prov] + bonus
         if ev == "rice_min_4":
             v = max(v, 4)
         elif ev == "rice_max_3":
             v = min(v, 3)
-        if special == S_RICE:
-            v += 1
+        if after:
+            v += bonus
         s.rice[seat] += v
         log.append(public(msg("shogun.log.collects_rice", c=who, n=v, p=where)))
     else:
-        v = D.tax[prov]
+        bonus = 1 if special == S_CHEST else 0
+        v = D.tax[prov] if after else D.tax[prov] + bonus
         if ev == "tax_min_6":
             v = max(v, 6)
         elif ev == "tax_max_5":
             v = min(v, 5)
-        if special == S_CHEST:
-            v += 1
+        if after:
+            v += bonus
         s.money[seat] += v
         log.append(public(msg("shogun.log.collects_chests", c=who, n=v, p=where)))
     if s.markers[prov] == 0:

@@ -43,7 +43,12 @@ class Shogun(Game[State, ShogunAction]):
     option_sets = (
         {"board": "moon"},
         {"setup": "draft"},
-        {"board": "moon", "setup": "draft"},
+        {
+            "board": "moon",
+            "setup": "draft",
+            "moon_land_adjacency": "moon",
+            "draft_same_two_cards": False,
+        },
         {
             "tower_model": "imr",
             "show_tower": True,
@@ -55,10 +60,15 @@ class Shogun(Game[State, ShogunAction]):
             "six_armies_card": "plus_one",
             "defence_card_in_revolts": True,
             "castle_event_in_revolts": True,
+            "special_bonus_after_event_limit": False,
+            "conquest_keeps_revolt_markers": False,
+            "five_player_c": "Kai, Musashi, Suruga, Settsu, Tajima, Bitchu, Iwami",
             "years": 1,
         },
         {
             "tower_model": "wos",
+            "board": "moon",
+            "moon_lineup": "moon",
             "no_theatre_event": "on_reveal",
             "tie_break": "chests_then_buildings",
             "years": 3,

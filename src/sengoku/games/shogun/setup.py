@@ -44,16 +44,34 @@ def board_for(players: int, options: ShogunOptions) -> Board:
     if any(r not in D.index for r in removed) or len(set(removed)) != len(removed):
         raise OptionError("option 'moon_three_player_removed': unknown or repeated province")
     if players == 3 and options.setup is Setup.STANDARD:
-        clash = set(removed) & {D.names[p] for row in D.lineups[3] for p in row}
+        clash = set(removed) & {D.names[p] for row in lineup_for(3, options) for p in row}
         if clash:
             raise OptionError(
                 "option 'moon_three_player_removed': the standard 3-player line-up uses "
                 + ", ".join(sorted(clash))
             )
+    land = D.moon_land if options.moon_land_adjacency.value == "moon" else None
     try:
-        return D.board("moon", players, sea, removed)
+        return D.board("moon", players, sea, removed, land)
     except ValueError as exc:
         raise OptionError(f"option 'moon_three_player_removed': {exc}") from None
+
+
+def lineup_for(players: int, options: ShogunOptions) -> tuple[tuple[int, ...], ...]:
+    """The standard line-up (rules §14.6): one row of provinces per seat, in stack order; the
+    moon side's data set with ``moon_lineup=moon``; player C's row of 5 from ``five_player_c``.
+    Raise :class:`OptionError` for a row C that is not 7 provinces free of the other rows."""
+    moon = options.board.value == "moon" and options.moon_lineup.value == "moon"
+    tables = D.moon_lineups if moon else D.lineups
+    five = tables[5]
+    others = {p for seat, row in enumerate(five) if seat != 2 for p in row}
+    row = tuple(D.index.get(n, -1) for n in _split(options.five_player_c))
+    if len(row) != len(D.stacks[5]) or -1 in row or len(set(row)) != len(row) or others & set(row):
+        raise OptionError(
+            "option 'five_player_c': 7 distinct provinces that no other player of the 5-player "
+            "line-up starts in"
+        )
+    return (*five[:2], row, *five[3:]) if players == 5 else tables[players]
 
 
 def _split(text: str) -> list[str]:
@@ -148,8 +166,9 @@ def setup(players: int, options: ShogunOptions, rng: Rng) -> State:
     """Rules §2: the standard line-up (§14.6) and the game begins, or the draft (§2.4) begins."""
     s = blank_state(players, options, board_for(players, options))
     log: list[LogEntry] = []
+    lineup = lineup_for(players, options)  # checks the option five_player_c in any case
     if options.setup is Setup.STANDARD:
-        for seat, row in enumerate(D.lineups[players]):
+        for seat, row in enumerate(lineup):
             for prov, stack in zip(row, D.stacks[players], strict=True):
                 s.owner[prov] = seat
                 s.armies[prov] = stack
@@ -239,7 +258,12 @@ def apply_draft(s: State, rng: Rng, seat: int, action: Draft, log: list[LogEntry
         _start_game(s, rng, log)
         return
     nxt = s.draft_order[0]
-    if sorted(s.draft_up) == s.last_seen[nxt] and len(s.draft_up) == 2 and _deck_size(s) >= 2:
+    if (
+        s.options.draft_same_two_cards
+        and sorted(s.draft_up) == s.last_seen[nxt]
+        and len(s.draft_up) == 2
+        and _deck_size(s) >= 2
+    ):
         # the same two cards as on his previous pick: under the pile, two new ones (rules §2.4)
         s.deck_bottom.extend(s.draft_up)
         s.draft_up = [_draw_card(s, rng), _draw_card(s, rng)]
