@@ -89,7 +89,8 @@ def test_bid_nothing_only_without_cards() -> None:
 
 
 def test_bid_ranking() -> None:
-    """shogun.md §4.5, §8: chests 4 > 3 > 2 > 1 > province card (0.5) > chest 0 > nothing."""
+    """shogun.md §4.5, §8, §18 and §20 (a province card counts as 0.5): chests 4 > 3 > 2 > 1 >
+    province card > chest 0 > nothing."""
     ranks = [planning.bid_rank(v) for v in (4, 3, 2, 1, PROVINCE_BID, 0, NO_BID)]
     assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == 7
 
@@ -107,7 +108,8 @@ def _bid_state(bids: list[int], seed: int) -> tuple[list[int], list[int]]:
 
 
 def test_bids_are_paid_to_the_bank_and_ranked() -> None:
-    """shogun.md §4.5: chest bids are paid, a province-card bid costs nothing."""
+    """shogun.md §4.5, §18 (a province-card bid pays nothing): chest bids are paid to the bank,
+    a province-card bid costs nothing."""
     choosers, money = _bid_state([1, PROVINCE_BID, 3, 0], 0)
     assert choosers == [2, 0, 1, 3]
     assert money == [14, 15, 12, 15]

@@ -20,7 +20,8 @@ PEASANT = 4
     [(1, 1, 1), (2, 1, 2), (3, 2, 2), (4, 2, 2), (5, 2, 3), (6, 2, 3), (7, 3, 3), (12, 3, 3)],
 )
 def test_winter_revolt_table(short: int, provinces: int, peasants: int) -> None:
-    """shogun.md §10.3: 1 -> 1/1, 2 -> 1/2, 3-4 -> 2/2, 5-6 -> 2/3, 7+ -> 3/3."""
+    """shogun.md §10.3, §20 (its summary of the table): 1 -> 1/1, 2 -> 1/2, 3-4 -> 2/2,
+    5-6 -> 2/3, 7+ -> 3/3."""
     assert winter.winter_row(short) == (provinces, peasants)
 
 
@@ -100,8 +101,9 @@ def test_players_revolt_in_autumn_turn_order() -> None:
 
 
 def test_winter_scoring_with_a_majority_tie() -> None:
-    """shogun.md §11.3: 1 VP per province and per building; per region most castles 3, temples
-    2, No theatres 1; players tied for most get 1 less each."""
+    """shogun.md §11.3, §20 (scoring 1/1/3-2-1 with tie -1): 1 VP per province and per
+    building; per region most castles 3, temples 2, No theatres 1; players tied for most get 1
+    less each."""
     s = empty_state(4)
     # red region (sun): Owari, Mino, Omi, Echizen ...
     own(s, 0, "Owari", 1, bld=CASTLE | TEMPLE)
@@ -139,7 +141,8 @@ def test_winter_cleanup_and_next_year() -> None:
 
 @pytest.mark.parametrize("years", [1, 2, 3])
 def test_years_option_sets_the_number_of_winters(years: int) -> None:
-    """shogun.md §3, §17 (digital edition setting): the game ends after the last winter."""
+    """shogun.md §3, §17, §18 (game length: a digital-edition setting, default 2): the game
+    ends after the last winter."""
     m = sengoku.new_match("shogun", 4, seed=years, options={"years": years})
     chooser = Rng(1)
     while m.to_act():
@@ -147,10 +150,12 @@ def test_years_option_sets_the_number_of_winters(years: int) -> None:
         m.act(seat, chooser.choice(m.legal_actions(seat)))
     assert sum(1 for line in m.log() if line.startswith("scoring, year")) == years
     assert m.outcome() is not None and list(m.outcome().scores) == m._state.vp  # type: ignore[union-attr]
+    assert options.ShogunOptions().years == 2
 
 
 def test_final_tie_break() -> None:
-    """shogun.md §12, §21.1 Q3: equal VP -> most war chests (default); 'shared' leaves a tie;
+    """shogun.md §12, §18 (BGA's tie-break), §21.1 Q3: equal VP -> most war chests (default);
+    'shared' leaves a tie;
     'buildings' compares castles, temples, theatres."""
     s = empty_state(4)
     s.phase = state.OVER

@@ -110,8 +110,8 @@ class ShogunOptions(GameOptions, frozen=True):
         Meta(
             ge=1,
             le=3,
-            description="Years to play (rules §3 and §17: 2 in print, a setting of the digital "
-            "edition; at most 3 because a year uses 4 of the 12 event cards).",
+            description="Years to play (rules §3: 2 in print, H; §17, §18: a setting of the "
+            "digital edition, M; at most 3 because a year uses 4 of the 12 event cards).",
         ),
     ] = 2
     tower_model: Annotated[
@@ -126,9 +126,9 @@ class ShogunOptions(GameOptions, frozen=True):
     show_tower: Annotated[
         bool,
         Meta(
-            description="Show the counts of cubes inside the tower per colour (a careful player "
-            "could keep them); off: the tower's contents and each supply are hidden, only "
-            "supply + tower per colour is shown (issue 4 point 6)."
+            description="A display setting, not a rules point: show the counts of cubes inside "
+            "the tower per colour (a careful player could keep them); off: the tower's contents "
+            "and each supply are hidden, only supply + tower per colour is shown (issue 4 point 6)."
         ),
     ] = False
     no_theatre_event: Annotated[
@@ -143,7 +143,7 @@ class ShogunOptions(GameOptions, frozen=True):
     tie_break: Annotated[
         TieBreak,
         Meta(
-            description="Final tie-break (rules §12, §21.1 Q3; printed rule not found): chests "
+            description="Final tie-break (rules §12, §21.1 Q3; printed rule not found, L): chests "
             "= most war chests, else shared (BGA, H for BGA); chests_then_buildings adds castles, "
             "temples, theatres; buildings = castles, temples, theatres (Wallenstein); shared."
         ),
@@ -196,7 +196,7 @@ class ShogunOptions(GameOptions, frozen=True):
         SixArmies,
         Meta(
             description="The 6-armies card under the recruit-shortage event (rules §21.3, "
-            "unresolved): six = 6 armies instead (BGA wording, [IMR]); plus_one = 3 + 1 = 4."
+            "unresolved, L): six = 6 armies instead (BGA wording, [IMR]); plus_one = 3 + 1 = 4."
         ),
     ] = SixArmies.SIX
     battle_move_optional: Annotated[
