@@ -9,8 +9,9 @@ import pytest
 
 import sengoku
 from sengoku.core import Rng, render
-from sengoku.games.shogun import actions, data, planning, state, views, winter
+from sengoku.games.shogun import planning, views, winter
 from sengoku.games.shogun.actions import (
+    BLANK,
     PROVINCE_BID,
     Armies,
     Bid,
@@ -19,8 +20,9 @@ from sengoku.games.shogun.actions import (
     Plan,
     TakeTop,
 )
+from sengoku.games.shogun.data import ACTION_TITLES
 from sengoku.games.shogun.messages import COLOURS
-from sengoku.games.shogun.state import DRAFT, PLAN, TARGET, THEATRE
+from sengoku.games.shogun.state import A_BB, DRAFT, PLAN, S_ATTACK, TARGET, THEATRE, WINTER
 from sengoku.games.shogun.tower import MODELS, Tower
 
 from .helpers import BA_A, GAME, D, I, act, empty_state, own, script, text
@@ -34,7 +36,7 @@ def _plan_all(m: sengoku.Match, seat: int, bid: str | None = None) -> None:
     chest card and his last province cards stay free for the bid."""
     s = m._state
     while s.plan_n[seat] < 10:
-        blank = Plan(s.plan_n[seat], actions.BLANK)
+        blank = Plan(s.plan_n[seat], BLANK)
         m.act(seat, blank if s.plan_n[seat] < 4 else m.legal_actions(seat)[0])
     m.act(seat, bid if bid is not None else m.legal_actions(seat)[0])
 
@@ -49,7 +51,7 @@ def test_province_card_bid_names_an_unplaced_card() -> None:
     s = m._state
     hand = list(s.hand[0])
     for space in range(5):
-        m.act(0, Plan(space, actions.BLANK))
+        m.act(0, Plan(space, BLANK))
     for space in range(5, 10):
         m.act(0, Plan(space, hand[space - 5]))
     bids = [a for a in m.legal_actions(0) if isinstance(a, Bid) and a.value == PROVINCE_BID]
@@ -93,7 +95,7 @@ def test_determinize_leaves_the_bid_card_out_of_the_plan() -> None:
     for k in range(30):
         d = GAME.determinize(m.view(1), Rng(k))
         assert card not in d.plan[0]
-        assert all(x >= actions.BLANK for x in d.plan[0])  # every space covered
+        assert all(x >= BLANK for x in d.plan[0])  # every space covered
         assert len({x for x in d.plan[0] if x >= 0}) == len([x for x in d.plan[0] if x >= 0])
         v = GAME.vary_secrets(s, 1, Rng(k))
         assert card not in v.plan[0]
@@ -131,7 +133,7 @@ def _two_attacks(**options: str):  # type: ignore[no-untyped-def]
     owari = own(s, 0, "Owari", 4)
     ise = own(s, 1, "Ise", 4)
     script(s, [2, 0, 0, 0, 1])
-    log = run(s, {0: {BA_A: owari}, 1: {BA_A: ise}}, order=[BA_A, *range(BA_A), state.A_BB])
+    log = run(s, {0: {BA_A: owari}, 1: {BA_A: ise}}, order=[BA_A, *range(BA_A), A_BB])
     return s, log, owari, ise
 
 
@@ -194,7 +196,7 @@ def test_view_never_holds_unturned_action_cards_or_the_event_order() -> None:
             assert sorted(set(v["action_order"])) == sorted(v["action_order"])
             assert v["year_events"] == sorted(v["year_events"])
             drawn = v["season_events"]
-            assert len(drawn) <= s.season + (1 if s.event >= 0 or s.phase == state.WINTER else 0)
+            assert len(drawn) <= s.season + (1 if s.event >= 0 or s.phase == WINTER else 0)
             if s.phase == PLAN:
                 assert v["event"] == -1
         seat = m.to_act()[0]
@@ -225,7 +227,7 @@ def test_initial_log_of_a_standard_game() -> None:
     assert log[2].startswith("year 1 begins; this year's events: ")
     assert log[3] == (
         "year 1, spring: first actions "
-        + ", ".join(data.ACTION_TITLES[a] for a in s.action_order)
+        + ", ".join(ACTION_TITLES[a] for a in s.action_order)
         + "; special cards by position: "
         + ", ".join(D.specials[c].label for c in s.specials)
     )
@@ -315,7 +317,7 @@ def test_attack_card_adds_a_cube_against_a_neutral_province() -> None:
     owari = own(s, 0, "Owari", 4)
     mikawa = I["Mikawa"]
     model = script(s, [4, 0, 0, 0, 1])
-    run(s, {0: {BA_A: owari}}, specials={0: state.S_ATTACK})
+    run(s, {0: {BA_A: owari}}, specials={0: S_ATTACK})
     act(s, 0, March(owari, mikawa, True))
     log = act(s, 0, Armies(3))
     assert model.seen[0] == [4, 0, 0, 0, 1]  # 3 armies + 1 for the card; 1 peasant
@@ -353,8 +355,8 @@ def test_hunger_revolts_at_the_largest_shortage() -> None:
     winter.start_winter(s, Rng(0), log)
     lines = [text(e) for e in log]
     assert any(x.startswith("Red is 8 rice short: hunger revolts in ") for x in lines)
-    assert s.phase == state.WINTER and len(s.revolt_left) == 3 and s.revolt_bonus == 3
-    while s.phase == state.WINTER:
+    assert s.phase == WINTER and len(s.revolt_left) == 3 and s.revolt_bonus == 3
+    while s.phase == WINTER:
         seat = GAME.to_act(s)[0]
         act(s, seat, GAME.legal_actions(s, seat)[0])
     assert sum(1 for o in s.owner if o == 0) == 5  # three devastated
