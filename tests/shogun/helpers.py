@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sengoku.core import LogEntry, Rng, parse_options, render
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import perform, rules, setup
 from sengoku.games.shogun.actions import BLANK, ShogunAction
 from sengoku.games.shogun.data import load_data
 from sengoku.games.shogun.options import ShogunOptions
@@ -51,7 +51,7 @@ class Scripted(TowerModel):
 def empty_state(players: int = 4, **options: Any) -> State:
     """A state with nothing on the board, an empty tower, full supplies, in spring planning."""
     opts = parse_options(ShogunOptions, options)
-    s = rules._blank_state(players, opts, rules.board_for(players, opts))
+    s = setup.blank_state(players, opts, setup.board_for(players, opts))
     s.year_events = [0, 1, 2, 3]
     s.events_left = list(range(4, 12))
     s.specials = [0, 1, 2, 3, 4]
@@ -114,7 +114,7 @@ def run_season(
     s.specials = cards
     s.event = event
     log: list[LogEntry] = []
-    rules._run_actions(s, Rng(seed), log)
+    perform.run_actions(s, Rng(seed), log)
     return [text(e) for e in log]
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import sengoku
 from sengoku.core import Rng
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import battles, state, winter
 from sengoku.games.shogun.actions import Armies, March
 from sengoku.games.shogun.state import CASTLE, State
 
@@ -81,7 +81,7 @@ def test_records_of_a_conquest_and_of_a_neutral_province() -> None:
     owari = own(s, 0, "Owari", 4)
     mikawa = I["Mikawa"]
     script(s, [1, 0, 0, 0, 1])
-    b = _attack(s, 0, owari, mikawa, 3, specials={0: rules.S_ATTACK})
+    b = _attack(s, 0, owari, mikawa, 3, specials={0: state.S_ATTACK})
     assert b["defender"] is None and b["defenders"] == 0
     assert b["thrown"] == [4, 0, 0, 0, 1] and b["bonus"] == ["attack_card"]
     assert (b["result"], b["holder"], b["survivors"]) == ("neutral", None, 0)
@@ -94,7 +94,7 @@ def test_records_of_ties() -> None:
     ise = own(s, 0, "Ise", 5)
     omi = own(s, 1, "Omi", 2, bld=CASTLE)
     script(s, [2, 2, 0, 0, 0])
-    b = _attack(s, 0, ise, omi, 4, event=3, specials={1: rules.S_DEFENCE})
+    b = _attack(s, 0, ise, omi, 4, event=3, specials={1: state.S_DEFENCE})
     assert b["bonus"] == ["defence_card", "castle"] and b["thrown"][1] == 4
     assert (b["result"], b["holder"], b["survivors"]) == ("tie", None, 0)
     s = empty_state(4)
@@ -147,7 +147,7 @@ def test_hunger_revolts_are_winter_fights_of_the_year() -> None:
     s.events_left = [e for e in range(12) if e not in s.year_events]
     s.season = 3
     s.autumn_order = [0, 1, 2, 3]
-    rules._start_winter(s, Rng(0), [])
+    winter.start_winter(s, Rng(0), [])
     autumn, b = s.battles
     assert autumn["season"] == "autumn"
     assert (b["kind"], b["season"], b["action"], b["sent"]) == ("hunger", "winter", None, 2)
@@ -209,13 +209,13 @@ def test_battle_records_agree_with_the_board_in_random_games(
     seen = 0
     fights_logged = 0
     records: list[dict[str, Any]] = []
-    record = rules._record_battle
+    record = battles.record_battle
 
     def recording(s: State, *args: Any) -> None:
         record(s, *args)
         records.append(s.battles[-1])
 
-    monkeypatch.setattr(rules, "_record_battle", recording)
+    monkeypatch.setattr(battles, "record_battle", recording)
     while m.to_act():
         seat = m.to_act()[0]
         legal = m.legal_actions(seat)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import state
 from sengoku.games.shogun.actions import Armies, March
 from sengoku.games.shogun.state import CANCELLED, CASTLE, TEMPLE, THEATRE
 
@@ -123,6 +123,39 @@ def test_conquest_keeps_buildings_and_cancels_the_losers_pending_action() -> Non
     assert s.money[1] == 15  # the tax never happened
 
 
+def test_a_battle_move_whose_source_was_lost_is_not_carried_out() -> None:
+    """shogun.md §9.4 (all-or-nothing, M): Blue planned Battle/Move B from Omi; Red conquers
+    Omi with Battle/Move A first, so Blue's card is cancelled and Blue never marches."""
+    s = empty_state(4)
+    ise = own(s, 0, "Ise", 6)
+    omi = own(s, 1, "Omi", 4)
+    script(s, [5, 1, 0, 0, 0])
+    order = [BA_A, BB_A, *[a for a in range(10) if a not in (BA_A, BB_A)]]
+    run(s, {0: {BA_A: ise}, 1: {BB_A: omi}}, order=order)
+    act(s, 0, March(ise, omi, True))
+    log = act(s, 0, Armies(5))
+    assert s.owner[omi] == 0 and "battle/move B: Blue Omi (cancelled)" in log
+    assert not any(line.startswith("Blue attacks") for line in log)
+    assert s.phase == state.PLAN and s.season == 1  # no decision for Blue: the season ended
+
+
+def test_stuck_cubes_reappear_for_their_owner() -> None:
+    """shogun.md §9.4 (H), §9.2: cubes stuck in the tower stay their owner's; when they fall out
+    in a later battle of his they fight for him."""
+    s = empty_state(4)
+    owari = own(s, 0, "Owari", 4)
+    mino = own(s, 1, "Mino", 1)
+    s.tower.set_contents([0, 2, 0, 0, 0])  # two of Blue's cubes stuck from an earlier throw
+    s.supply[1] -= 2
+    model = script(s, [2, 3, 0, 0, 0])
+    log = _attack(s, 0, owari, mino, 3)
+    assert model.seen[0] == [3, 1, 0, 0, 0]  # Blue threw its one army ...
+    assert s.tower.contents() == [1, 0, 0, 0, 0]  # ... and both stuck cubes fell out with it
+    assert s.owner[mino] == 1 and s.armies[mino] == 1  # 3 against 2: Blue holds with 1
+    assert s.supply[1] == 62 - 1 - 2 + 2  # the 2 lost go back to Blue's supply
+    assert log[0].endswith("tower: Red 2, Blue 3, peasants 0; Blue holds Mino with 1")
+
+
 def test_cubes_of_others_wait_in_the_tray() -> None:
     """shogun.md §9.2: emerged cubes of players not in the battle stay in the tray and are
     thrown again with the next battle, where they count if their owner fights."""
@@ -135,7 +168,7 @@ def test_cubes_of_others_wait_in_the_tray() -> None:
     # the next battle: Yellow attacks neutral Shima with 2; the tray's Yellow cube is thrown too
     # and, having come out again, counts for Yellow: 2 emerged against 0 peasants
     ise = own(s, 2, "Ise", 3)
-    shima = rules.D.index["Shima"]
+    shima = state.D.index["Shima"]
     log = _attack(s, 2, ise, shima, 2)
     assert model.seen[1] == [0, 0, 3, 0, 1] and s.tower.tray == [0] * 5
     assert s.owner[shima] == 2 and s.armies[shima] == 2

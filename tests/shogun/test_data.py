@@ -103,7 +103,9 @@ def _files() -> list[object]:
     return [
         read("provinces.json", data_mod.ProvinceFile),
         read("adjacency.json", data_mod.AdjacencyFile),
+        read("moon_land.json", data_mod.MoonLandFile),
         read("lineups.json", data_mod.LineupFile),
+        read("moon_lineups.json", data_mod.MoonLineupFile),
         read("events.json", data_mod.EventFile),
         read("special_cards.json", data_mod.SpecialFile),
         read("tables.json", data_mod.TablesFile),
@@ -121,6 +123,19 @@ def test_mistakes_in_the_data_are_refused() -> None:
     bad_edge = msgspec.structs.replace(adj, land=[*adj.land[:-1], ("Owari", "Nowhere")])  # type: ignore[type-var]
     with pytest.raises(DataError):
         ShogunData(files[0], bad_edge, *files[2:])  # type: ignore[arg-type]
-    ev = files[3]
+    ev = files[5]
     with pytest.raises(DataError):
-        ShogunData(*files[:3], msgspec.structs.replace(ev, events=ev.events[:11]), *files[4:])  # type: ignore[type-var, arg-type]
+        ShogunData(*files[:5], msgspec.structs.replace(ev, events=ev.events[:11]), *files[6:])  # type: ignore[type-var, arg-type]
+    moon = files[2]
+    for land in (
+        [*moon.land, ("Owari", "Nowhere")],  # type: ignore[attr-defined]
+        [*moon.land, moon.land[0]],  # type: ignore[attr-defined]
+        [e for e in moon.land if "Noto" not in e],  # type: ignore[attr-defined]  # Noto cut off
+    ):
+        with pytest.raises(DataError):
+            ShogunData(*files[:2], msgspec.structs.replace(moon, land=land), *files[3:])  # type: ignore[type-var, arg-type]
+    lineups = files[4]
+    five = lineups.lineups["5"]  # type: ignore[attr-defined]
+    repeated = {**lineups.lineups, "5": [five[0], [five[0][0], *five[1][1:]], *five[2:]]}  # type: ignore[attr-defined]
+    with pytest.raises(DataError):
+        ShogunData(*files[:4], msgspec.structs.replace(lineups, lineups=repeated), *files[5:])  # type: ignore[type-var, arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sengoku.core import Rng
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import messages, perform, planning, state, winter
 from sengoku.games.shogun.actions import Armies, March
 from sengoku.games.shogun.state import CASTLE, TEMPLE, THEATRE
 
@@ -57,11 +57,11 @@ def test_theatre_event_on_reveal_option(event: int) -> None:
     s = empty_state(4, no_theatre_event="on_reveal")
     mino = own(s, 1, "Mino", 2, bld=THEATRE, markers=2)
     omi = own(s, 0, "Omi", 2, markers=1)
-    rules._start_season(s, Rng(0), [])
+    planning.start_season(s, Rng(0), [])
     s.year_events = [event]
     s.plan_n = [11] * 4
     s.bid = [0] * 4
-    rules._end_planning(s, Rng(0), [])
+    planning.end_planning(s, Rng(0), [])
     assert s.event == event and s.markers[mino] == 0 and s.markers[omi] == 1
 
 
@@ -156,7 +156,7 @@ def test_each_cards_winter_rice_loss(event: int) -> None:
     s.rice = [7, 0, 3, 18]
     s.season = 3
     log: list = []
-    rules._start_winter(s, Rng(0), log)
+    winter.start_winter(s, Rng(0), log)
     loss = D.events[event].winter_rice_loss
     assert loss == [5, 7, 3, 2, 6, 3, 4, 0, 2, 3, 4, 1][event]
     assert s.rice == [max(0, r - loss) for r in (7, 0, 3, 18)]
@@ -174,9 +174,9 @@ def test_event_is_drawn_from_the_years_four_after_planning(
     import sengoku
 
     at_winter: list[list[int]] = []
-    run_winter = rules._run_winter
+    run_winter = winter.run_winter
 
-    start_winter = rules._start_winter
+    start_winter = winter.start_winter
 
     def spy_start(s, rng, log):  # type: ignore[no-untyped-def]
         if not at_winter:
@@ -188,8 +188,8 @@ def test_event_is_drawn_from_the_years_four_after_planning(
             at_winter.append(list(s.season_events))  # the season events after the loss
         run_winter(s, rng, log)
 
-    monkeypatch.setattr(rules, "_start_winter", spy_start)
-    monkeypatch.setattr(rules, "_run_winter", spy_run)
+    monkeypatch.setattr(perform, "start_winter", spy_start)
+    monkeypatch.setattr(winter, "run_winter", spy_run)
 
     m = sengoku.new_match("shogun", 3, seed=12)
     s = m._state
@@ -198,7 +198,7 @@ def test_event_is_drawn_from_the_years_four_after_planning(
     seen = []
     while s.year == 1:
         seat = m.to_act()[0]
-        if s.phase == rules.PLAN:
+        if s.phase == state.PLAN:
             assert s.event == -1  # not drawn while plans are made
         before = s.event
         m.act(seat, m.legal_actions(seat)[0])
@@ -212,5 +212,5 @@ def test_event_is_drawn_from_the_years_four_after_planning(
     line = next(x for x in m.log(None) if x.startswith("winter of year 1"))
     assert line.startswith(f"winter of year 1: the last event card costs everyone {loss} rice")
     assert line.endswith(
-        ", ".join(f"{rules.COLOURS[p]} {max(0, r - loss)}" for p, r in enumerate(at_winter[0]))
+        ", ".join(f"{messages.COLOURS[p]} {max(0, r - loss)}" for p, r in enumerate(at_winter[0]))
     )

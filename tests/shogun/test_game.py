@@ -8,7 +8,7 @@ import pytest
 
 import sengoku
 from sengoku.core import OptionError, Rng
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import actions, messages, state
 from sengoku.games.shogun.actions import Draft, TakeTop
 from sengoku.games.shogun.state import DRAFT
 
@@ -52,7 +52,7 @@ def test_draft_picks_and_refill() -> None:
     assert {a.province for a in drafts} == set(up)
     assert {a.stack for a in drafts} == {5, 4, 3, 2}
     assert m.log(None)[0] == (
-        f"draft: {rules.COLOURS[seat]} picks first; face-up cards "
+        f"draft: {messages.COLOURS[seat]} picks first; face-up cards "
         f"{D.names[up[0]]} and {D.names[up[1]]}"
     )
     m.act(seat, Draft(up[0], 5))
@@ -112,7 +112,7 @@ def test_three_player_removed_provinces_are_never_used() -> None:
             assert all(s.owner[p] == -1 and s.armies[p] == 0 for p in SUN_REMOVED)
 
 
-def _check_invariants(s: rules.State) -> None:
+def _check_invariants(s: state.State) -> None:
     n = s.players
     tower = s.tower.contents()
     for p in range(n):
@@ -125,7 +125,7 @@ def _check_invariants(s: rules.State) -> None:
             assert s.armies[q] >= 1
         else:
             assert s.armies[q] == 0 and s.bld[q] == 0 and s.markers[q] == 0
-        assert rules.popcount(s.bld[q]) <= D.slots[q]
+        assert state.popcount(s.bld[q]) <= D.slots[q]
     built = [sum(1 for q in range(45) if s.bld[q] & bit) for bit in (1, 2, 4)]
     assert [a + b for a, b in zip(built, s.bsupply, strict=True)] == [28, 26, 26]
     assert sum(s.markers) + s.markers_left == 42
@@ -217,13 +217,13 @@ def test_explain_illegal() -> None:
     """shogun.md §4.3: refusals say why (planning out of order, bids above one's chests)."""
     m = sengoku.new_match("shogun", 3, seed=2)
     with pytest.raises(sengoku.IllegalActionError, match="plan the spaces in order"):
-        m.act(0, rules.Plan(3, rules.BLANK))
+        m.act(0, actions.Plan(3, actions.BLANK))
     s = m._state
     s.money[0] = 2
     for _ in range(10):
-        m.act(0, next(a for a in m.legal_actions(0) if isinstance(a, rules.Plan)))
+        m.act(0, next(a for a in m.legal_actions(0) if isinstance(a, actions.Plan)))
     assert s.plan_n[0] == 10  # at the bid step
-    assert rules.Bid(2) in m.legal_actions(0) and rules.Bid(3) not in m.legal_actions(0)
+    assert actions.Bid(2) in m.legal_actions(0) and actions.Bid(3) not in m.legal_actions(0)
     with pytest.raises(sengoku.IllegalActionError, match="a bid of 3 is more than Red's chests"):
-        m.act(0, rules.Bid(3))
-    assert GAME.explain_illegal(s, 0, rules.Bid(4)) == "a bid of 4 is more than Red's chests"
+        m.act(0, actions.Bid(3))
+    assert GAME.explain_illegal(s, 0, actions.Bid(4)) == "a bid of 4 is more than Red's chests"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sengoku
 from sengoku.core import Rng
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import battles, planning, state
 from sengoku.games.shogun.actions import (
     BLANK,
     EMPTY,
@@ -38,9 +38,9 @@ def test_planning_is_one_space_at_a_time_then_the_bid() -> None:
 def test_province_card_at_most_once_and_five_blanks() -> None:
     """shogun.md §4.3: a province card is used at most once; only 5 war-chest cards exist."""
     s = empty_state(4)
-    s.phase = rules.PLAN
+    s.phase = state.PLAN
     own(s, 0, "Owari", 3)
-    rules._start_season(s, Rng(0), [])
+    planning.start_season(s, Rng(0), [])
     act(s, 0, Plan(0, I["Owari"]))
     assert Plan(1, I["Owari"]) not in GAME.legal_actions(s, 0)
     for space in range(1, 6):
@@ -55,7 +55,7 @@ def test_spaces_may_stay_empty_only_when_cards_run_short() -> None:
     s = empty_state(4)
     own(s, 0, "Owari", 3)
     own(s, 0, "Mino", 3)
-    rules._start_season(s, Rng(0), [])
+    planning.start_season(s, Rng(0), [])
     # 2 provinces + 5 chests = 7 cards for 11 spaces: empties allowed from the start
     assert Plan(0, EMPTY) in GAME.legal_actions(s, 0)
     for space in range(4):
@@ -71,7 +71,7 @@ def test_bid_options_and_over_bidding() -> None:
         s = empty_state(4, over_bid=option)
         own(s, 0, "Owari", 3)
         s.money[0] = 2
-        rules._start_season(s, Rng(0), [])
+        planning.start_season(s, Rng(0), [])
         act(s, 0, Plan(0, I["Owari"]))
         for space in range(1, 10):
             act(s, 0, Plan(space, EMPTY if space < 6 else BLANK))
@@ -82,15 +82,16 @@ def test_bid_options_and_over_bidding() -> None:
 def test_bid_nothing_only_without_cards() -> None:
     """shogun.md §4.5: 'no card at all' is possible only if the player lacks cards."""
     s = empty_state(4)
-    rules._start_season(s, Rng(0), [])  # seat 0 owns nothing: 5 chest cards only
+    planning.start_season(s, Rng(0), [])  # seat 0 owns nothing: 5 chest cards only
     for space in range(10):
         act(s, 0, Plan(space, BLANK) if space < 5 else Plan(space, EMPTY))
     assert GAME.legal_actions(s, 0) == [Bid(NO_BID)]
 
 
 def test_bid_ranking() -> None:
-    """shogun.md §4.5, §8: chests 4 > 3 > 2 > 1 > province card (0.5) > chest 0 > nothing."""
-    ranks = [rules.bid_rank(v) for v in (4, 3, 2, 1, PROVINCE_BID, 0, NO_BID)]
+    """shogun.md §4.5, §8, §18 and §20 (a province card counts as 0.5): chests 4 > 3 > 2 > 1 >
+    province card > chest 0 > nothing."""
+    ranks = [planning.bid_rank(v) for v in (4, 3, 2, 1, PROVINCE_BID, 0, NO_BID)]
     assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == 7
 
 
@@ -98,16 +99,17 @@ def _bid_state(bids: list[int], seed: int) -> tuple[list[int], list[int]]:
     s = empty_state(4)
     for seat, name in enumerate(("Owari", "Mino", "Omi", "Ise")):
         own(s, seat, name, 2)
-    rules._start_season(s, Rng(0), [])
+    planning.start_season(s, Rng(0), [])
     s.plan_n = [11] * 4
     s.bid = list(bids)
     s.bid_card = [s.hand[p][0] if b == PROVINCE_BID else -1 for p, b in enumerate(bids)]
-    rules._end_planning(s, Rng(seed), [])
+    planning.end_planning(s, Rng(seed), [])
     return s.choosers, s.money
 
 
 def test_bids_are_paid_to_the_bank_and_ranked() -> None:
-    """shogun.md §4.5: chest bids are paid, a province-card bid costs nothing."""
+    """shogun.md §4.5, §18 (a province-card bid pays nothing): chest bids are paid to the bank,
+    a province-card bid costs nothing."""
     choosers, money = _bid_state([1, PROVINCE_BID, 3, 0], 0)
     assert choosers == [2, 0, 1, 3]
     assert money == [14, 15, 12, 15]
@@ -134,7 +136,7 @@ def test_turn_position_comes_with_its_special_card() -> None:
     assert [a.position for a in opts] == [0, 1, 2, 3, 4]  # type: ignore[union-attr]
     m.act(0, opts[4])
     assert all(isinstance(a, TakePosition) and a.position != 4 for a in m.legal_actions(1))
-    assert s.pos_of[0] == 4 and rules._special(s, 0) == s.specials[4]
+    assert s.pos_of[0] == 4 and battles.special_card(s, 0) == s.specials[4]
 
 
 def test_last_position_is_assigned_with_five_players() -> None:
@@ -142,11 +144,11 @@ def test_last_position_is_assigned_with_five_players() -> None:
     s = empty_state(5)
     for seat, name in enumerate(("Owari", "Mino", "Omi", "Ise", "Kii")):
         own(s, seat, name, 2)
-    rules._start_season(s, Rng(0), [])
+    planning.start_season(s, Rng(0), [])
     s.plan_n = [11] * 5
     s.bid = [4, 3, 2, 1, 0]
-    rules._end_planning(s, Rng(0), [])
-    label = rules.D.specials[s.specials[4]].label
+    planning.end_planning(s, Rng(0), [])
+    label = state.D.specials[s.specials[4]].label
     log = []
     for seat in range(4):
         log = act(s, seat, TakePosition(seat, s.specials[seat]))
@@ -165,7 +167,7 @@ def test_plans_stay_secret_until_revealed() -> None:
     m.act(0, "bid 2")
     assert m.view(0)["bids"][0] == 2  # Red sees his own bid
     assert m.view(1)["bids"][0] is None and m.view(None)["bids"][0] is None
-    while m.to_act() and m._state.phase == rules.PLAN:
+    while m.to_act() and m._state.phase == state.PLAN:
         seat = m.to_act()[0]
         m.act(seat, m.legal_actions(seat)[0])
     v = m.view(1)
@@ -184,9 +186,9 @@ def test_over_bid_pays_what_he_has() -> None:
     s = empty_state(4, over_bid="pay_what_you_have")
     for seat, name in enumerate(("Owari", "Mino", "Omi", "Ise")):
         own(s, seat, name, 2)
-    rules._start_season(s, Rng(0), [])
+    planning.start_season(s, Rng(0), [])
     s.money[2] = 1
     s.plan_n = [11] * 4
     s.bid = [3, 3, 4, 0]
-    rules._end_planning(s, Rng(0), [])
+    planning.end_planning(s, Rng(0), [])
     assert s.money == [12, 12, 0, 15] and s.choosers[0] == 2

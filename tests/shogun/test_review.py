@@ -9,8 +9,9 @@ import pytest
 
 import sengoku
 from sengoku.core import Rng, render
-from sengoku.games.shogun import rules
+from sengoku.games.shogun import planning, views, winter
 from sengoku.games.shogun.actions import (
+    BLANK,
     PROVINCE_BID,
     Armies,
     Bid,
@@ -19,7 +20,9 @@ from sengoku.games.shogun.actions import (
     Plan,
     TakeTop,
 )
-from sengoku.games.shogun.state import DRAFT, PLAN, TARGET, THEATRE
+from sengoku.games.shogun.data import ACTION_TITLES
+from sengoku.games.shogun.messages import COLOURS
+from sengoku.games.shogun.state import A_BB, DRAFT, PLAN, S_ATTACK, TARGET, THEATRE, WINTER
 from sengoku.games.shogun.tower import MODELS, Tower
 
 from .helpers import BA_A, GAME, D, I, act, empty_state, own, script, text
@@ -33,7 +36,7 @@ def _plan_all(m: sengoku.Match, seat: int, bid: str | None = None) -> None:
     chest card and his last province cards stay free for the bid."""
     s = m._state
     while s.plan_n[seat] < 10:
-        blank = Plan(s.plan_n[seat], rules.BLANK)
+        blank = Plan(s.plan_n[seat], BLANK)
         m.act(seat, blank if s.plan_n[seat] < 4 else m.legal_actions(seat)[0])
     m.act(seat, bid if bid is not None else m.legal_actions(seat)[0])
 
@@ -48,7 +51,7 @@ def test_province_card_bid_names_an_unplaced_card() -> None:
     s = m._state
     hand = list(s.hand[0])
     for space in range(5):
-        m.act(0, Plan(space, rules.BLANK))
+        m.act(0, Plan(space, BLANK))
     for space in range(5, 10):
         m.act(0, Plan(space, hand[space - 5]))
     bids = [a for a in m.legal_actions(0) if isinstance(a, Bid) and a.value == PROVINCE_BID]
@@ -92,7 +95,7 @@ def test_determinize_leaves_the_bid_card_out_of_the_plan() -> None:
     for k in range(30):
         d = GAME.determinize(m.view(1), Rng(k))
         assert card not in d.plan[0]
-        assert all(x >= rules.BLANK for x in d.plan[0])  # every space covered
+        assert all(x >= BLANK for x in d.plan[0])  # every space covered
         assert len({x for x in d.plan[0] if x >= 0}) == len([x for x in d.plan[0] if x >= 0])
         v = GAME.vary_secrets(s, 1, Rng(k))
         assert card not in v.plan[0]
@@ -114,7 +117,7 @@ def test_draft_top_card_pick_is_two_steps() -> None:
     assert m.to_act() == [seat]
     assert m.legal_actions(seat) == [Draft(drawn, st) for st in (5, 4, 3, 2)]
     assert m.view(other)["draft_drawn"] == drawn and m.view(None)["draft_drawn"] == drawn
-    assert m.log(other)[-1] == f"{rules.COLOURS[seat]} takes the pile's top card: {D.names[drawn]}"
+    assert m.log(other)[-1] == f"{COLOURS[seat]} takes the pile's top card: {D.names[drawn]}"
     up = list(s.draft_up)
     m.act(seat, f"draft {D.names[drawn]} with 3")
     assert s.owner[drawn] == seat and s.armies[drawn] == 3 and s.draft_drawn == -1
@@ -130,7 +133,7 @@ def _two_attacks(**options: str):  # type: ignore[no-untyped-def]
     owari = own(s, 0, "Owari", 4)
     ise = own(s, 1, "Ise", 4)
     script(s, [2, 0, 0, 0, 1])
-    log = run(s, {0: {BA_A: owari}, 1: {BA_A: ise}}, order=[BA_A, *range(BA_A), rules.A_BB])
+    log = run(s, {0: {BA_A: owari}, 1: {BA_A: ise}}, order=[BA_A, *range(BA_A), A_BB])
     return s, log, owari, ise
 
 
@@ -193,7 +196,7 @@ def test_view_never_holds_unturned_action_cards_or_the_event_order() -> None:
             assert sorted(set(v["action_order"])) == sorted(v["action_order"])
             assert v["year_events"] == sorted(v["year_events"])
             drawn = v["season_events"]
-            assert len(drawn) <= s.season + (1 if s.event >= 0 or s.phase == rules.WINTER else 0)
+            assert len(drawn) <= s.season + (1 if s.event >= 0 or s.phase == WINTER else 0)
             if s.phase == PLAN:
                 assert v["event"] == -1
         seat = m.to_act()[0]
@@ -224,7 +227,7 @@ def test_initial_log_of_a_standard_game() -> None:
     assert log[2].startswith("year 1 begins; this year's events: ")
     assert log[3] == (
         "year 1, spring: first actions "
-        + ", ".join(rules.ACTION_TITLES[a] for a in s.action_order)
+        + ", ".join(ACTION_TITLES[a] for a in s.action_order)
         + "; special cards by position: "
         + ", ".join(D.specials[c].label for c in s.specials)
     )
@@ -249,7 +252,7 @@ def test_initial_log_of_a_draft_game() -> None:
     m = sengoku.new_match("shogun", 3, seed=6, options={"board": "moon", "setup": "draft"})
     s = m._state
     up = " and ".join(D.names[p] for p in s.draft_up)
-    first = rules.COLOURS[m.to_act()[0]]
+    first = COLOURS[m.to_act()[0]]
     assert m.log(None) == [f"draft: {first} picks first; face-up cards {up}"]
     while s.phase == DRAFT:
         seat = m.to_act()[0]
@@ -297,7 +300,7 @@ def test_determinize_tower_follows_the_public_flow() -> None:
     reserve = [s.supply[o] + s.tower.contents()[o] for o in range(4)]
     for k in range(50):
         t = s.clone()
-        rules._sample_tower(t, reserve, Rng(k))
+        views.sample_tower(t, reserve, Rng(k))
         c = t.tower.contents()
         for o in range(4):
             assert flow[o] <= c[o] <= (7 if o < 3 else 10) + flow[o]
@@ -314,7 +317,7 @@ def test_attack_card_adds_a_cube_against_a_neutral_province() -> None:
     owari = own(s, 0, "Owari", 4)
     mikawa = I["Mikawa"]
     model = script(s, [4, 0, 0, 0, 1])
-    run(s, {0: {BA_A: owari}}, specials={0: rules.S_ATTACK})
+    run(s, {0: {BA_A: owari}}, specials={0: S_ATTACK})
     act(s, 0, March(owari, mikawa, True))
     log = act(s, 0, Armies(3))
     assert model.seen[0] == [4, 0, 0, 0, 1]  # 3 armies + 1 for the card; 1 peasant
@@ -329,7 +332,7 @@ def test_theatre_majority_tie_scores_nothing() -> None:
     own(s, 0, "Owari", 1, bld=THEATRE)
     own(s, 1, "Mino", 1, bld=THEATRE)  # both in the red region on the sun side
     own(s, 2, "Ise", 1, bld=THEATRE)  # alone in the purple region: 1 point
-    pts, lines = rules.score_year(s)
+    pts, lines = winter.score_year(s)
     assert pts[:3] == [2, 2, 3]
     assert render(lines[0], GAME.catalog) == "Red 2 (1 provinces, 1 buildings, 0 for majorities)"
 
@@ -338,7 +341,7 @@ def test_hunger_revolts_at_the_largest_shortage() -> None:
     """shogun.md §10.2-10.3: the shortage is provinces - rice, so it never exceeds the provinces
     owned; at 7+ short three provinces revolt with 3 extra peasants each, and a player whose
     shortage equals all his provinces (no rice at all) revolts as the table says."""
-    assert rules.winter_row(7) == rules.winter_row(40) == (3, 3)
+    assert winter.winter_row(7) == winter.winter_row(40) == (3, 3)
     s = empty_state(3)
     names = ("Owari", "Mino", "Omi", "Ise", "Kii", "Yamato", "Mikawa", "Shima")
     for name in names:
@@ -349,11 +352,11 @@ def test_hunger_revolts_at_the_largest_shortage() -> None:
     s.season_events = [0, 1, 2]
     s.autumn_order = [0, 1, 2]
     log: list = []
-    rules._start_winter(s, Rng(0), log)
+    winter.start_winter(s, Rng(0), log)
     lines = [text(e) for e in log]
     assert any(x.startswith("Red is 8 rice short: hunger revolts in ") for x in lines)
-    assert s.phase == rules.WINTER and len(s.revolt_left) == 3 and s.revolt_bonus == 3
-    while s.phase == rules.WINTER:
+    assert s.phase == WINTER and len(s.revolt_left) == 3 and s.revolt_bonus == 3
+    while s.phase == WINTER:
         seat = GAME.to_act(s)[0]
         act(s, seat, GAME.legal_actions(s, seat)[0])
     assert sum(1 for o in s.owner if o == 0) == 5  # three devastated
@@ -387,7 +390,7 @@ def test_the_tower_model_can_be_swapped() -> None:
 @pytest.mark.parametrize("players", [3, 5])
 def test_bids_ranked_with_named_province_cards(players: int) -> None:
     """shogun.md §4.5: a province-card bid ranks between chest 1 and chest 0 whatever its card."""
-    assert rules.bid_rank(PROVINCE_BID) == 1
+    assert planning.bid_rank(PROVINCE_BID) == 1
     m = sengoku.new_match("shogun", players, seed=players)
     for seat in range(players):
         card = m._state.hand[seat][-1]

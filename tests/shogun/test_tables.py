@@ -311,10 +311,13 @@ def test_every_line_up_row_matches_the_table() -> None:
 @pytest.mark.parametrize("board", ["sun", "moon"])
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_standard_setup_places_the_tabled_line_up(players: int, board: str) -> None:
-    """shogun.md §14.6, §2.3: a standard game starts with every row of the table on the board
-    (the moon side uses the same sun-side table, L); all other provinces are neutral."""
+    """shogun.md §14.6, §2.3, §18 (the digital edition's standard initial placement: automatic):
+    a standard game starts with every row of the table on the board, nobody placing anything
+    (the first decision is the spring's planning; the moon side uses the same sun-side table,
+    L); all other provinces are neutral."""
     m = sengoku.new_match("shogun", players, seed=1, options={"board": board})
     s = m._state
+    assert m.to_act() == list(range(players)) and m.view(0)["phase"] == "plan"
     placed = set()
     for seat, row in enumerate(LINEUPS[players]):
         for name, stack in zip(row, D.stacks[players], strict=True):
@@ -322,3 +325,15 @@ def test_standard_setup_places_the_tabled_line_up(players: int, board: str) -> N
             assert (s.owner[p], s.armies[p]) == (seat, stack), name
             placed.add(p)
     assert all(s.owner[p] == -1 and s.armies[p] == 0 for p in range(45) if p not in placed)
+
+
+def test_sun_graph_follows_the_historical_borders() -> None:
+    """shogun.md §14.5: the sun graph follows real provincial borders: Shinano (Nagano) has 9
+    neighbours, and Omi borders Yamato, Settsu and Ise because Yamashiro and Iga are merged
+    into it and its neighbours; and the [IMR] edge Kai-Mikawa, its one asymmetric error
+    (§14.2, §16), stays out since Kai does not touch Mikawa on the board."""
+    board = D.board("sun", 4)
+    neighbours = {D.names[p]: {D.names[q] for q in board.neighbours[p]} for p in range(45)}
+    assert len(neighbours["Shinano"]) == 9
+    assert {"Yamato", "Settsu", "Ise"} <= neighbours["Omi"]
+    assert "Mikawa" not in neighbours["Kai"] and "Kai" not in neighbours["Mikawa"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import sengoku
-from sengoku.core import Rng, render
-from sengoku.games.shogun import rules
+from sengoku.core import Rng, parse_options, render
+from sengoku.games.shogun import options, state, winter
 from sengoku.games.shogun.actions import Revolt
 from sengoku.games.shogun.state import CASTLE, TEMPLE, THEATRE, WINTER
 
@@ -20,8 +20,9 @@ PEASANT = 4
     [(1, 1, 1), (2, 1, 2), (3, 2, 2), (4, 2, 2), (5, 2, 3), (6, 2, 3), (7, 3, 3), (12, 3, 3)],
 )
 def test_winter_revolt_table(short: int, provinces: int, peasants: int) -> None:
-    """shogun.md §10.3: 1 -> 1/1, 2 -> 1/2, 3-4 -> 2/2, 5-6 -> 2/3, 7+ -> 3/3."""
-    assert rules.winter_row(short) == (provinces, peasants)
+    """shogun.md §10.3, §20 (its summary of the table): 1 -> 1/1, 2 -> 1/2, 3-4 -> 2/2,
+    5-6 -> 2/3, 7+ -> 3/3."""
+    assert winter.winter_row(short) == (provinces, peasants)
 
 
 def _winter(s, loss_card: int = 7, seed: int = 0) -> list[str]:  # type: ignore[no-untyped-def]
@@ -33,7 +34,7 @@ def _winter(s, loss_card: int = 7, seed: int = 0) -> list[str]:  # type: ignore[
     s.season = 3
     s.autumn_order = list(range(s.players))
     log: list = []
-    rules._start_winter(s, Rng(seed), log)
+    winter.start_winter(s, Rng(seed), log)
     return [text(e) for e in log]
 
 
@@ -46,7 +47,7 @@ def test_hunger_revolt_in_a_random_province() -> None:
     s.rice[0] = 1  # short 2: one province, 2 extra peasants
     model = script(s, [3, 0, 0, 0, 0])
     log = _winter(s)
-    (revolting,) = [p for p in provs if f"hunger revolts in {rules.NAMES[p]} " in " ".join(log)]
+    (revolting,) = [p for p in provs if f"hunger revolts in {state.D.names[p]} " in " ".join(log)]
     assert model.seen[0][0] == 3
     assert model.seen[0][PEASANT] == 2 + (1 if revolting == I["Mino"] else 0)
     drawn = set()
@@ -92,7 +93,7 @@ def test_players_revolt_in_autumn_turn_order() -> None:
     s.season = 3
     s.autumn_order = [2, 1, 0, 3]
     log: list = []
-    rules._start_winter(s, Rng(0), log)
+    winter.start_winter(s, Rng(0), log)
     texts = [text(e) for e in log]
     yellow = next(i for i, t in enumerate(texts) if t.startswith("Yellow is 1 rice short"))
     red = next(i for i, t in enumerate(texts) if t.startswith("Red is 1 rice short"))
@@ -100,8 +101,9 @@ def test_players_revolt_in_autumn_turn_order() -> None:
 
 
 def test_winter_scoring_with_a_majority_tie() -> None:
-    """shogun.md §11.3: 1 VP per province and per building; per region most castles 3, temples
-    2, No theatres 1; players tied for most get 1 less each."""
+    """shogun.md §11.3, §20 (scoring 1/1/3-2-1 with tie -1): 1 VP per province and per
+    building; per region most castles 3, temples 2, No theatres 1; players tied for most get 1
+    less each."""
     s = empty_state(4)
     # red region (sun): Owari, Mino, Omi, Echizen ...
     own(s, 0, "Owari", 1, bld=CASTLE | TEMPLE)
@@ -109,7 +111,7 @@ def test_winter_scoring_with_a_majority_tie() -> None:
     own(s, 1, "Mino", 1, bld=TEMPLE)
     own(s, 2, "Hida", 1)
     own(s, 2, "Kaga", 1, bld=THEATRE)  # brown region: alone with a theatre
-    pts, lines = rules.score_year(s)
+    pts, lines = winter.score_year(s)
     # castles in red: Red 1, Blue 1 -> tie, 2 each; temples: Red 1, Blue 1 -> 1 each;
     # theatres in red: Blue 1 -> 1; brown theatres: Yellow -> 1
     assert pts == [1 + 2 + 2 + 1, 2 + 3 + 2 + 1 + 1, 2 + 1 + 1, 0]
@@ -122,7 +124,7 @@ def test_scoring_uses_the_boards_regions() -> None:
         s = empty_state(4, board=board)
         own(s, 0, "Owari", 1, bld=CASTLE)
         own(s, 1, "Mino", 1, bld=CASTLE)
-        assert rules.score_year(s)[0][0] == red_pts
+        assert winter.score_year(s)[0][0] == red_pts
 
 
 def test_winter_cleanup_and_next_year() -> None:
@@ -139,7 +141,8 @@ def test_winter_cleanup_and_next_year() -> None:
 
 @pytest.mark.parametrize("years", [1, 2, 3])
 def test_years_option_sets_the_number_of_winters(years: int) -> None:
-    """shogun.md §3, §17 (digital edition setting): the game ends after the last winter."""
+    """shogun.md §3, §17, §18 (game length: a digital-edition setting, default 2): the game
+    ends after the last winter."""
     m = sengoku.new_match("shogun", 4, seed=years, options={"years": years})
     chooser = Rng(1)
     while m.to_act():
@@ -147,19 +150,21 @@ def test_years_option_sets_the_number_of_winters(years: int) -> None:
         m.act(seat, chooser.choice(m.legal_actions(seat)))
     assert sum(1 for line in m.log() if line.startswith("scoring, year")) == years
     assert m.outcome() is not None and list(m.outcome().scores) == m._state.vp  # type: ignore[union-attr]
+    assert options.ShogunOptions().years == 2
 
 
 def test_final_tie_break() -> None:
-    """shogun.md §12, §21.1 Q3: equal VP -> most war chests (default); 'shared' leaves a tie;
+    """shogun.md §12, §18 (BGA's tie-break), §21.1 Q3: equal VP -> most war chests (default);
+    'shared' leaves a tie;
     'buildings' compares castles, temples, theatres."""
     s = empty_state(4)
-    s.phase = rules.OVER
+    s.phase = state.OVER
     s.final_scores = [30, 30, 10, 30]
     s.money = [3, 9, 0, 3]
     out = GAME.outcome(s)
     assert out is not None and out.winners == (1,) and out.ranks == (2, 1, 4, 2)
-    s.options = rules.parse_options(rules.ShogunOptions, {"tie_break": "shared"})
+    s.options = parse_options(options.ShogunOptions, {"tie_break": "shared"})
     assert GAME.outcome(s).winners == (0, 1, 3)  # type: ignore[union-attr]
-    s.options = rules.parse_options(rules.ShogunOptions, {"tie_break": "buildings"})
+    s.options = parse_options(options.ShogunOptions, {"tie_break": "buildings"})
     own(s, 3, "Omi", 1, bld=CASTLE)
     assert GAME.outcome(s).winners == (3,)  # type: ignore[union-attr]

@@ -92,6 +92,18 @@ class AdjacencyFile(msgspec.Struct, frozen=True):
     moon_three_player_removed_default: list[str]
 
 
+class MoonLandFile(msgspec.Struct, frozen=True):
+    source: str
+    certainty: str
+    land: list[tuple[str, str]]
+
+
+class MoonLineupFile(msgspec.Struct, frozen=True):
+    source: str
+    certainty: str
+    lineups: dict[str, list[list[str]]]
+
+
 class LineupFile(msgspec.Struct, frozen=True):
     source: str
     stacks: dict[str, list[int]]
@@ -179,6 +191,7 @@ class Board:
         players: int,
         sea: Sequence[tuple[str, str]],
         removed: Sequence[str],
+        land: Sequence[tuple[int, int]],
     ) -> None:
         idx = data.index
         n = len(data.provinces)
@@ -192,7 +205,7 @@ class Board:
         )
         self.in_play: tuple[bool, ...] = tuple(i not in self.removed for i in range(n))
         adj: list[set[int]] = [set() for _ in range(n)]
-        for a, b in [*data.land, *((idx[x], idx[y]) for x, y in sea)]:
+        for a, b in [*land, *((idx[x], idx[y]) for x, y in sea)]:
             adj[a].add(b)
             adj[b].add(a)
         self.sea: tuple[tuple[int, int], ...] = tuple(
@@ -228,7 +241,9 @@ class ShogunData:
         self,
         provinces: ProvinceFile,
         adjacency: AdjacencyFile,
+        moon_land: MoonLandFile,
         lineups: LineupFile,
+        moon_lineups: MoonLineupFile,
         events: EventFile,
         specials: SpecialFile,
         tables: TablesFile,
@@ -245,6 +260,12 @@ class ShogunData:
         self.land: list[tuple[int, int]] = [
             (self.index.get(a, -1), self.index.get(b, -1)) for a, b in adjacency.land
         ]
+        #: the moon side's land edges (``moon_land.json``: §14.4's proposal, M)
+        self.moon_land_file = moon_land
+        self.moon_land: list[tuple[int, int]] = [
+            (self.index.get(a, -1), self.index.get(b, -1)) for a, b in moon_land.land
+        ]
+        self.moon_lineup_file = moon_lineups
         self.validate()
         self.tax: tuple[int, ...] = tuple(p.tax for p in self.provinces)
         self.rice: tuple[int, ...] = tuple(p.rice for p in self.provinces)
@@ -255,6 +276,11 @@ class ShogunData:
         self.lineups: dict[int, tuple[tuple[int, ...], ...]] = {
             int(k): tuple(tuple(self.index[n] for n in row) for row in v)
             for k, v in lineups.lineups.items()
+        }
+        #: the moon side's own line-ups (``moon_lineups.json``: not in the reference, L)
+        self.moon_lineups: dict[int, tuple[tuple[int, ...], ...]] = {
+            int(k): tuple(tuple(self.index[n] for n in row) for row in v)
+            for k, v in moon_lineups.lineups.items()
         }
         self.winter: tuple[tuple[int, int, int, int], ...] = tuple(
             (r.short_min, r.short_max, r.provinces, r.peasants) for r in tables.winter_revolts
@@ -289,14 +315,16 @@ class ShogunData:
             raise fail("building slots must total 87 (rules §1)")
         a = self.adjacency
         seen: set[frozenset[str]] = set()
-        for x, y in [*a.land, *a.sun_sea, *a.moon_sea_default]:
+        for x, y in [*a.land, *a.sun_sea, *a.moon_sea_default, *self.moon_land_file.land]:
             if x not in self.index or y not in self.index or x == y:
                 raise fail(f"bad edge {x}-{y}")
-        for x, y in a.land:
-            e = frozenset((x, y))
-            if e in seen:
-                raise fail(f"edge {x}-{y} listed twice")
-            seen.add(e)
+        for edges in (a.land, self.moon_land_file.land):
+            seen.clear()
+            for x, y in edges:
+                e = frozenset((x, y))
+                if e in seen:
+                    raise fail(f"edge {x}-{y} listed twice")
+                seen.add(e)
         if len(a.land) != 91 or len(a.sun_sea) != 6:
             raise fail("the sun side has 91 land edges and 6 sea routes (rules §14.2)")
         for removed in (a.sun_three_player_removed, a.moon_three_player_removed_default):
@@ -325,21 +353,28 @@ class ShogunData:
                 raise fail("the winter revolt table must cover shortages 1, 2, ... without gaps")
             expected = row.short_max + 1
         lf = self.lineup_file
-        for count in ("3", "4", "5"):
-            stacks = lf.stacks[count]
-            rows = lf.lineups[count]
-            if len(rows) != int(count) or any(len(r) != len(stacks) for r in rows):
-                raise fail(f"{count}-player line-up must have a row per player, a name per stack")
-            flat = [n for r in rows for n in r]
-            if len(set(flat)) != len(flat) or any(n not in self.index for n in flat):
-                raise fail(f"{count}-player line-up repeats or misspells a province")
-            if count == "3" and set(flat) & set(a.sun_three_player_removed):
-                raise fail("the 3-player line-up uses a removed province")
-            if count not in t.starting_chests:
-                raise fail("starting chests missing")
+        for table, removed in (
+            (lf.lineups, a.sun_three_player_removed),
+            (self.moon_lineup_file.lineups, a.moon_three_player_removed_default),
+        ):
+            for count in ("3", "4", "5"):
+                stacks = lf.stacks[count]
+                rows = table[count]
+                if len(rows) != int(count) or any(len(r) != len(stacks) for r in rows):
+                    raise fail(
+                        f"{count}-player line-up must have a row per player, a name per stack"
+                    )
+                flat = [n for r in rows for n in r]
+                if len(set(flat)) != len(flat) or any(n not in self.index for n in flat):
+                    raise fail(f"{count}-player line-up repeats or misspells a province")
+                if count == "3" and set(flat) & set(removed):
+                    raise fail("the 3-player line-up uses a removed province")
+                if count not in t.starting_chests:
+                    raise fail("starting chests missing")
         for side in SIDES:
             for players in (3, 4, 5):
                 self.board(side, players)
+                self.board(side, players, land=self.moon_land)
 
     # -- boards --------------------------------------------------------------------
 
@@ -349,8 +384,10 @@ class ShogunData:
         players: int,
         sea: Sequence[tuple[str, str]] | None = None,
         removed: Sequence[str] | None = None,
+        land: Sequence[tuple[int, int]] | None = None,
     ) -> Board:
-        """The compiled board for a side and player count (moon defaults from the data file)."""
+        """The compiled board for a side and player count (moon defaults from the data file;
+        the land edges of ``adjacency.json`` unless ``land`` is given)."""
         if side == "sun":
             sea = self.adjacency.sun_sea if sea is None else sea
             removed = self.adjacency.sun_three_player_removed if removed is None else removed
@@ -360,7 +397,8 @@ class ShogunData:
                 self.adjacency.moon_three_player_removed_default if removed is None else removed
             )
         routes = tuple((a, b) for a, b in sea)
-        return _board(self, side, players, routes, tuple(removed))
+        edges = tuple(self.land if land is None else land)
+        return _board(self, side, players, routes, tuple(removed), edges)
 
 
 @functools.lru_cache(maxsize=64)
@@ -370,8 +408,9 @@ def _board(
     players: int,
     sea: tuple[tuple[str, str], ...],
     removed: tuple[str, ...],
+    land: tuple[tuple[int, int], ...],
 ) -> Board:
-    return Board(data, side, players, sea, removed)
+    return Board(data, side, players, sea, removed, land)
 
 
 def _read(name: str) -> bytes:
@@ -385,7 +424,9 @@ def load_data() -> ShogunData:
         return ShogunData(
             msgspec.json.decode(_read("provinces.json"), type=ProvinceFile),
             msgspec.json.decode(_read("adjacency.json"), type=AdjacencyFile),
+            msgspec.json.decode(_read("moon_land.json"), type=MoonLandFile),
             msgspec.json.decode(_read("lineups.json"), type=LineupFile),
+            msgspec.json.decode(_read("moon_lineups.json"), type=MoonLineupFile),
             msgspec.json.decode(_read("events.json"), type=EventFile),
             msgspec.json.decode(_read("special_cards.json"), type=SpecialFile),
             msgspec.json.decode(_read("tables.json"), type=TablesFile),

@@ -83,6 +83,7 @@ class SixArmies(enum.Enum):
 _D = load_data()
 _SUN_SEA = ", ".join(f"{a}/{b}" for a, b in _D.adjacency.moon_sea_default)
 _SUN_REMOVED = ", ".join(_D.adjacency.moon_three_player_removed_default)
+_FIVE_C = ", ".join(_D.lineup_file.lineups["5"][2])
 
 
 class ShogunOptions(GameOptions, frozen=True):
@@ -109,8 +110,8 @@ class ShogunOptions(GameOptions, frozen=True):
         Meta(
             ge=1,
             le=3,
-            description="Years to play (rules §3 and §17: 2 in print, a setting of the digital "
-            "edition; at most 3 because a year uses 4 of the 12 event cards).",
+            description="Years to play (rules §3: 2 in print, H; §17, §18: a setting of the "
+            "digital edition, M; at most 3 because a year uses 4 of the 12 event cards).",
         ),
     ] = 2
     tower_model: Annotated[
@@ -125,9 +126,9 @@ class ShogunOptions(GameOptions, frozen=True):
     show_tower: Annotated[
         bool,
         Meta(
-            description="Show the counts of cubes inside the tower per colour (a careful player "
-            "could keep them); off: the tower's contents and each supply are hidden, only "
-            "supply + tower per colour is shown (issue 4 point 6)."
+            description="A display setting, not a rules point: show the counts of cubes inside "
+            "the tower per colour (a careful player could keep them); off: the tower's contents "
+            "and each supply are hidden, only supply + tower per colour is shown (issue 4 point 6)."
         ),
     ] = False
     no_theatre_event: Annotated[
@@ -142,7 +143,7 @@ class ShogunOptions(GameOptions, frozen=True):
     tie_break: Annotated[
         TieBreak,
         Meta(
-            description="Final tie-break (rules §12, §21.1 Q3; printed rule not found): chests "
+            description="Final tie-break (rules §12, §21.1 Q3; printed rule not found, L): chests "
             "= most war chests, else shared (BGA, H for BGA); chests_then_buildings adds castles, "
             "temples, theatres; buildings = castles, temples, theatres (Wallenstein); shared."
         ),
@@ -195,7 +196,7 @@ class ShogunOptions(GameOptions, frozen=True):
         SixArmies,
         Meta(
             description="The 6-armies card under the recruit-shortage event (rules §21.3, "
-            "unresolved): six = 6 armies instead (BGA wording, [IMR]); plus_one = 3 + 1 = 4."
+            "unresolved, L): six = 6 armies instead (BGA wording, [IMR]); plus_one = 3 + 1 = 4."
         ),
     ] = SixArmies.SIX
     battle_move_optional: Annotated[
@@ -228,3 +229,53 @@ class ShogunOptions(GameOptions, frozen=True):
             "comma-separated (rules §14.3, §21.1 Q2: not found; default the sun side's 8, L)."
         ),
     ] = _SUN_REMOVED
+    moon_land_adjacency: Annotated[
+        Board,
+        Meta(
+            description="The land edges of the moon side (rules §14.4, §21.1 Q2: no moon board "
+            "was found; the proposal, M, is the sun side's edges): sun = the sun side's edges "
+            "(data/adjacency.json); moon = the moon data set (data/moon_land.json, today that "
+            "proposal; a correction is a change to that file)."
+        ),
+    ] = Board.SUN
+    moon_lineup: Annotated[
+        Board,
+        Meta(
+            description="The standard line-up on the moon side (rules §14.6 gives the sun side's "
+            "table only; using it on the moon side is our reading, L): sun = the sun-side table "
+            "(data/lineups.json); moon = the moon data set (data/moon_lineups.json, today a copy "
+            "of the sun-side table, L; a correction is a change to that file)."
+        ),
+    ] = Board.SUN
+    five_player_c: Annotated[
+        str,
+        Meta(
+            description="Player C's provinces in the 5-player standard line-up, comma-separated "
+            "in stack order 5,4,4,3,3,2,2 (rules §14.6, §21.1 Q8: [IMR]'s table, M; the printed "
+            "row was corrected once and which version [IMR] holds is unknown). Default: that row."
+        ),
+    ] = _FIVE_C
+    draft_same_two_cards: Annotated[
+        bool,
+        Meta(
+            description="The draft's refresh (rules §2.4, [FR][IMR], M): a player who faces the "
+            "same two face-up cards as at his previous pick puts them under the pile and turns "
+            "two new ones; off: no refresh."
+        ),
+    ] = True
+    special_bonus_after_event_limit: Annotated[
+        bool,
+        Meta(
+            description="The +1 chest and +1 rice cards add their 1 after an event's limit (rules "
+            "§6, §21.3: [FR] applies special cards after the event, [IMR] limits then adds 1; "
+            "no rulebook text, L): 'max. 5' + 1 = 6; off: before the limit, so 'max. 5' gives 5."
+        ),
+    ] = True
+    conquest_keeps_revolt_markers: Annotated[
+        bool,
+        Meta(
+            description="A conquered province keeps its revolt markers (rules §9.3 is silent on "
+            "markers; §10.1: markers stay until winter or devastation, [SBW] H; so keep, M); "
+            "off: the conqueror's arrival removes them."
+        ),
+    ] = True

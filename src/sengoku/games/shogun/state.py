@@ -1,4 +1,11 @@
-"""The state of a Shogun match: one slotted object of flat lists, cheap to clone."""
+"""The state of a Shogun match: one slotted object of flat lists, cheap to clone, and the
+numbers every part of the rules indexes it with (phases, action spaces, special cards,
+building bits).
+
+>>> from sengoku.games.shogun.data import ACTIONS, SPECIAL_KINDS
+>>> popcount(CASTLE | THEATRE), ACTIONS[A_R1], SPECIAL_KINDS[S_SIX]
+(2, 'recruit1', 'six_armies')
+"""
 
 from __future__ import annotations
 
@@ -6,9 +13,20 @@ from typing import Any
 
 from sengoku.core import LogEntry
 
-from .data import Board
+from .data import Board, load_data
 from .options import ShogunOptions
 from .tower import Tower
+
+D = load_data()
+#: provinces: ids 0..44 in the order of ``data/provinces.json`` index the per-province lists
+N = len(D.provinces)
+#: the event kind of each event card
+EV = D.event_kind
+
+# the action spaces in player-board order (``data.ACTIONS``)
+A_CASTLE, A_TEMPLE, A_THEATRE, A_RICE, A_TAX, A_R5, A_R3, A_R1, A_BA, A_BB = range(10)
+# the special cards in data order (``data.SPECIAL_KINDS``)
+S_CHEST, S_RICE, S_SIX, S_ATTACK, S_DEFENCE = range(5)
 
 # phases
 DRAFT = 0
@@ -26,6 +44,12 @@ CASTLE = 1
 TEMPLE = 2
 THEATRE = 4
 BUILDING_BITS = (CASTLE, TEMPLE, THEATRE)
+
+
+def popcount(bits: int) -> int:
+    """Number of buildings in a bitmask."""
+    return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1)
+
 
 # pending decision kinds
 BATTLE = 0
@@ -152,7 +176,7 @@ class State:
     final_scores: list[int] | None
     setup_log: tuple[LogEntry, ...]
     # the fights of the latest year that had any, and each winter's scoring (public
-    # records, never changed once made: copies share them; see rules._record_battle)
+    # records, never changed once made: copies share them; see battles.record_battle)
     battles: list[dict[str, Any]]
     winters: list[dict[str, Any]]
 
