@@ -14,7 +14,8 @@ from sengoku.core import LogEntry, Rng, msg, private, public
 from .actions import UseDraw
 from .board import DRAW, draw_troop
 from .messages import colour, troop_card
-from .state import State
+from .options import DrawTiming
+from .state import Phase, State
 
 __all__ = ["draw_actions", "spend", "take_tile", "tiles_usable", "usable_effects", "use_draw"]
 
@@ -28,9 +29,11 @@ def usable_effects(s: State, seat: int) -> list[int]:
 
 def draw_actions(s: State, seat: int) -> list[UseDraw]:
     """The Draw tile's choices now: a troop card while there is one to draw, a koku card
-    under G18's option while the koku deck lasts."""
+    under G18's option while the koku deck lasts. Under ``bonus_tile_timing='conquest'``
+    only while paying for a placement (phase PAY), else at any moment of the turn."""
     acts: list[UseDraw] = []
-    if DRAW in usable_effects(s, seat):
+    conquest = s.options.bonus_tile_timing is DrawTiming.CONQUEST
+    if conquest is (s.phase is Phase.PAY) and DRAW in usable_effects(s, seat):
         if s.troop_deck or any(s.troop_discard):
             acts.append(_DRAW_TROOPS)
         if s.options.draw_tile_koku and s.koku_deck:
@@ -67,18 +70,31 @@ def tiles_usable(s: State, seat: int) -> None:
 
 
 def use_draw(s: State, seat: int, koku: bool, rng: Rng, log: list[LogEntry]) -> None:
-    """Spend a Draw tile: the top troop card (or koku card, G18's option) goes to the hand;
-    the others only learn that a card was drawn."""
+    """Spend a Draw tile: the top troop cards (or koku cards, G18's option), as many as
+    ``draw_tile_cards`` says, go to the hand; the others only learn how many were drawn."""
     spend(s, seat, DRAW, 1)
+    want = s.options.draw_tile_cards
+    name = colour(seat)
     if koku:
-        value = s.koku_deck.pop()
-        s.hand_koku[seat][value] += 1
-        log.append(public(msg("shitenno.log.draw_koku", c=colour(seat))))
-        log.append(private(msg("shitenno.log.drew_koku", c=colour(seat), n=value), seat))
+        drawn = [s.koku_deck.pop() for _ in range(min(want, len(s.koku_deck)))]
+        if want == 1 or len(drawn) == 1:
+            log.append(public(msg("shitenno.log.draw_koku", c=name)))
+        else:
+            log.append(public(msg("shitenno.log.draw_kokus", c=name, n=len(drawn))))
+        for value in drawn:
+            s.hand_koku[seat][value] += 1
+            log.append(private(msg("shitenno.log.drew_koku", c=name, n=value), seat))
         return
-    kind = draw_troop(s, rng)
-    log.append(public(msg("shitenno.log.draw_troop", c=colour(seat))))
-    if kind is not None:
+    kinds: list[int] = []
+    for _ in range(want):
+        kind = draw_troop(s, rng)
+        if kind is None:
+            break
+        kinds.append(kind)
+    if want == 1 or len(kinds) == 1:
+        log.append(public(msg("shitenno.log.draw_troop", c=name)))
+    else:
+        log.append(public(msg("shitenno.log.draw_troops", c=name, n=len(kinds))))
+    for kind in kinds:
         s.hand_troops[seat][kind] += 1
-        drew = msg("shitenno.log.drew_troop", c=colour(seat), x=troop_card(kind))
-        log.append(private(drew, seat))
+        log.append(private(msg("shitenno.log.drew_troop", c=name, x=troop_card(kind)), seat))

@@ -30,7 +30,13 @@ from .board import (
 )
 from .messages import bonus_tile, colour, payment, province, title
 from .options import ExchangeRule, SenseiTiming
-from .payments import koku_payable, koku_payments, purse, troop_payments, troops_payable
+from .payments import (
+    koku_payable,
+    koku_payments,
+    purse,
+    troop_payments,
+    troops_payable,
+)
 from .sharing import title_order
 from .state import EMPTY, GOLDEN, Phase, State
 
@@ -40,6 +46,7 @@ __all__ = [
     "begin_control",
     "flip_actions",
     "free_space",
+    "pay_actions",
     "payments",
     "requirement",
     "turn_actions",
@@ -80,6 +87,8 @@ def _placements(
     unit: bool,
     mixed: bool,
     combine: bool,
+    plus_exchanged: bool,
+    overpay: bool,
 ) -> tuple[Place, ...]:
     """The :class:`Place` actions of every exact payment (troops, then koku) of a space
     needing ``req`` troops or ``price`` koku, from this hand and these tiles. Kept for the
@@ -94,10 +103,38 @@ def _placements(
     koku = [
         Place(province, True, cards, kokus, pl, ex, False)
         for cards, kokus, pl, ex in koku_payments(
-            price, hand_troops, hand_koku, plus, exch, unit, combine
+            price, hand_troops, hand_koku, plus, exch, unit, combine, plus_exchanged
         )
     ]
+    if overpay:
+        troops = _with_spare_cards(troops, hand_troops, hand_koku)
+        koku = _with_spare_cards(koku, hand_troops, hand_koku)
     return (*troops, *koku)
+
+
+def _with_spare_cards(
+    minimal: list[Place], hand_troops: tuple[int, ...], hand_koku: tuple[int, ...]
+) -> list[Place]:
+    """Under ``overpay_allowed``: each minimal payment, then the same with one spare card of
+    its currency added (a troop card to a troop payment, a koku card to a koku payment), each
+    payment once. One spare card at most keeps the list of choices short; more would never
+    serve the payer better."""
+    out: list[Place] = []
+    seen: set[Place] = set()
+    for a in minimal:
+        if a.koku:
+            spares = [(v,) for v in (3, 2, 1) if hand_koku[v] > a.kokus.count(v)]
+        else:
+            spares = [(k,) for k, c in enumerate(hand_troops) if c > a.troops.count(k)]
+        for extra in [(), *spares]:
+            if a.koku:
+                b = a._replace(kokus=tuple(sorted(a.kokus + extra, reverse=True)))
+            else:
+                b = a._replace(troops=tuple(sorted(a.troops + extra)))
+            if b not in seen:
+                seen.add(b)
+                out.append(b)
+    return out
 
 
 def begin_control(s: State, rng: Rng, log: list[LogEntry]) -> bool:
@@ -125,6 +162,14 @@ def turn_actions(s: State, seat: int) -> list[ShitennoAction]:
     if _may_flip_now(s, seat):
         acts += _flips(s, seat)
     acts.append(_END_TURN)
+    return acts
+
+
+def pay_actions(s: State, seat: int) -> list[ShitennoAction]:
+    """The second step of a placement: every exact payment, and under
+    ``bonus_tile_timing='conquest'`` the Draw tile's draws before paying."""
+    acts = payments(s, seat, s.target)
+    acts += bonus.draw_actions(s, seat)
     return acts
 
 
@@ -172,6 +217,7 @@ def _targets(s: State, seat: int) -> list[ShitennoAction]:
     plus, exch, wild = _payment_means(s, seat)
     unit = opts.exchange_rule is ExchangeRule.UNIT
     mixed, combine = opts.mixed_payments, opts.combine_bonus_tiles
+    plus_exchanged = opts.plus_one_on_exchanged_koku
     hand = purse(s.hand_troops[seat], s.hand_koku[seat], unit)
     acts: list[ShitennoAction] = []
     for p in range(NPROV):
@@ -180,7 +226,7 @@ def _targets(s: State, seat: int) -> list[ShitennoAction]:
             continue
         if troops_payable(
             requirement(s, p), hand, plus, exch, wild, unit, mixed, combine
-        ) or koku_payable(_price(s, seat, p, space), hand, plus, exch, combine):
+        ) or koku_payable(_price(s, seat, p, space), hand, plus, exch, combine, plus_exchanged):
             acts.append(_TARGETS[p])
     return acts
 
@@ -202,6 +248,8 @@ def payments(s: State, seat: int, p: int) -> list[ShitennoAction]:
             opts.exchange_rule is ExchangeRule.UNIT,
             opts.mixed_payments,
             opts.combine_bonus_tiles,
+            opts.plus_one_on_exchanged_koku,
+            opts.overpay_allowed,
         )
     )
 
@@ -236,6 +284,8 @@ def act(s: State, seat: int, action: ShitennoAction, rng: Rng, log: list[LogEntr
         return False
     if isinstance(action, UseDraw):
         bonus.use_draw(s, seat, action.koku, rng, log)
+        if s.phase is Phase.PAY:  # drawn during a conquest: the payment is still to come
+            return False
         return _maybe_end_turn(s, rng, log)
     if isinstance(action, Flip):
         s.board[action.province * SPACES + action.space] += GOLDEN

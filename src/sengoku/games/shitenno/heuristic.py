@@ -547,19 +547,21 @@ def _answer(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAct
 
 
 def _take_last(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction:
-    """The last lot: the hierarchy tile worth most to ``seat`` (§4.3 step 5)."""
+    """The last lot: the hierarchy tile worth most to ``seat`` (§4.3 step 5), or, when
+    ``seat`` picks it for another player (option ``last_lot_tile_chooser``), least to him."""
     uv = _sharing_values(s)
     takes = [a for a in legal if isinstance(a, TakeLast)]
     if not takes:
         return legal[0]
-    ht, hk = _with_lot(s, seat, s.pool_troops, s.pool_koku)
-    return max(
-        takes,
-        key=lambda a: (
-            _title_value(s, seat, a.title, uv, float(_reach(s, seat, ht, hk, a.title)[0])),
-            -a.title,
-        ),
-    )
+    taker = s.lot_of.index(NO_TITLE)
+    ht, hk = _with_lot(s, taker, s.pool_troops, s.pool_koku)
+
+    def worth(a: TakeLast) -> float:
+        return _title_value(s, taker, a.title, uv, float(_reach(s, taker, ht, hk, a.title)[0]))
+
+    if taker != seat:
+        return min(takes, key=lambda a: (worth(a), a.title))
+    return max(takes, key=lambda a: (worth(a), -a.title))
 
 
 def _odd_values(s: State) -> list[float]:
@@ -567,7 +569,11 @@ def _odd_values(s: State) -> list[float]:
 
 
 def _pay(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction:
-    """The cheapest exact payment (§4.4 step 3)."""
+    """The cheapest exact payment (§4.4 step 3), after a Draw tile when one may be spent
+    here (option ``bonus_tile_timing='conquest'``)."""
+    for a in legal:
+        if isinstance(a, UseDraw) and not a.koku:
+            return a
     uv = _odd_values(s)
     best, best_cost = legal[0], math.inf
     for a in legal:

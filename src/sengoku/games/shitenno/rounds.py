@@ -131,7 +131,7 @@ def legal_actions(s: State, seat: int) -> list[ShitennoAction]:
     if phase is Phase.FLIP:
         return control.flip_actions(s, seat)
     if phase is Phase.PAY:
-        return control.payments(s, seat, s.target)
+        return control.pay_actions(s, seat)
     return control.turn_actions(s, seat)
 
 

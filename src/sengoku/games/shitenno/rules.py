@@ -74,6 +74,8 @@ class Shitenno(Game[State, ShitennoAction]):
             "combine_bonus_tiles": False,
             "new_tiles_usable_same_turn": False,
             "empty_lots": False,
+            "overpay_allowed": True,
+            "last_lot_tile_chooser": "tairo",
         },
         {
             "all_titles_available": False,
@@ -88,6 +90,9 @@ class Shitenno(Game[State, ShitennoAction]):
             "troop_reshuffle": "before_sharing",
             "draw_tile_koku": True,
             "draw_troops_per_player": 1,
+            "draw_tile_cards": 2,
+            "bonus_tile_timing": "conquest",
+            "plus_one_on_exchanged_koku": True,
         },
     )
 

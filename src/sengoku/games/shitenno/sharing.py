@@ -22,7 +22,7 @@ from .actions import (
 )
 from .board import NKINDS, cards_held, draw_troop, kinds, reshuffle, values
 from .messages import COMMA, colour, lot, title, troop_card
-from .options import Reshuffle
+from .options import LastLotChooser, Reshuffle
 from .state import NO_TITLE, Phase, State
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "begin_sharing",
     "build_actions",
     "last_lot_actions",
+    "last_player",
     "offer_order",
     "sharing_line",
     "title_order",
@@ -134,7 +135,9 @@ def answers() -> list[ShitennoAction]:
 
 
 def last_lot_actions(s: State) -> list[ShitennoAction]:
-    """The hierarchy tiles the last lot may take (§4.3 step 5, G9)."""
+    """The hierarchy tiles the last lot may take (§4.3 step 5, G9), picked by the Tairo: the
+    last player himself, or under option ``last_lot_tile_chooser='tairo'`` the keeper of the
+    last lot offered."""
     return [TakeLast(t) for t in s.tiles_left]
 
 
@@ -174,6 +177,13 @@ def act(s: State, seat: int, action: ShitennoAction, log: list[LogEntry]) -> boo
             _give_lot(s, keeper)
             s.phase = Phase.BUILD
             waiting = [p for p in range(s.players) if s.lot_of[p] == NO_TITLE]
+            if (
+                len(waiting) == 1
+                and len(s.tiles_left) > 1
+                and s.options.last_lot_tile_chooser is LastLotChooser.TAIRO
+            ):
+                s.phase = Phase.LAST  # G9: the keeper stays Tairo and picks the last lot's tile
+                return False
             s.tairo = min(waiting, key=s.titles.__getitem__)
             log.append(public(msg("shitenno.log.tairo", c=colour(s.tairo))))
             return _after_lot(s, log)
@@ -218,10 +228,15 @@ def _after_lot(s: State, log: list[LogEntry]) -> bool:
     return False
 
 
+def last_player(s: State) -> int:
+    """The one player without a lot, once the others all have one (§4.3 step 5)."""
+    return s.lot_of.index(NO_TITLE)
+
+
 def _take_last(s: State, tile: int, log: list[LogEntry]) -> None:
     """The last player takes every card left and a hierarchy tile; the tiles become titles
     (§4.3 steps 5 and 6)."""
-    seat = s.tairo
+    seat = last_player(s)
     left = cards_held(s.pool_troops, s.pool_koku)
     s.lot_troops, s.pool_troops = s.pool_troops, [0] * NKINDS
     s.lot_koku, s.pool_koku = s.pool_koku, [0, 0, 0, 0]
