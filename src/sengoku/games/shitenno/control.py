@@ -65,7 +65,9 @@ def _need(province: int, top: int | None) -> tuple[int, int, int, int]:
 
 
 #: By province and top troop: every requirement (§3.1), made once.
-NEEDS = {(p, top): _need(p, top) for p in range(NPROV) for top in (None, 0, 1, 2, 3)}
+NEEDS: dict[tuple[int, int | None], tuple[int, int, int, int]] = {
+    (p, top): _need(p, top) for p in range(NPROV) for top in (None, 0, 1, 2, 3)
+}
 #: Actions made once (they are immutable): a placement's first step in each province, the
 #: Sensei's flips, the ends of a turn.
 _TARGETS = tuple(Target(p) for p in range(NPROV))
