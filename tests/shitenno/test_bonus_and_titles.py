@@ -229,8 +229,8 @@ def test_sensei_any_time_option() -> None:
 
 
 def test_hatamoto_wild_troop_on_every_placement() -> None:
-    """shitenno.md §9.2 G7: the Hatamoto's title is one troop of his choice on each placement
-    paid with troops."""
+    """shitenno.md §9.2 G7 and §9.3 item 6 (the default swapped to every placement): the
+    Hatamoto's title is one troop of his choice on each placement paid with troops."""
     s, rng = control()
     s.stacks[CHUGOKU] = [tile(SA, DRAW), tile(SA, DRAW)]  # needs Sa x 3, twice
     set_hand(s, 3, ["Sa", "Sa", "Sa", "Sa"])

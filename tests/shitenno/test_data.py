@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import sengoku
+from sengoku.games.shitenno.board import bonus_tiles, koku_deck, troop_deck
 from sengoku.games.shitenno.data import DATA, KIND_UNITS, kind_of_code, load
 from sengoku.games.shitenno.options import ShitennoOptions
-from sengoku.games.shitenno.rules import _bonus_tiles, _koku_deck, _troop_deck
 
 
 def test_provinces_match_the_board() -> None:
@@ -25,7 +25,7 @@ def test_provinces_match_the_board() -> None:
 
 def test_troop_deck_has_34_cards_of_which_10_doubles() -> None:
     """shitenno.md §2.2: 24 singles (6 per type) and the 10 unordered pairs."""
-    deck = _troop_deck(ShitennoOptions())
+    deck = troop_deck(ShitennoOptions())
     assert len(deck) == 34
     singles = [k for k in deck if len(KIND_UNITS[k]) == 1]
     doubles = [k for k in deck if len(KIND_UNITS[k]) == 2]
@@ -36,14 +36,14 @@ def test_troop_deck_has_34_cards_of_which_10_doubles() -> None:
 
 def test_koku_deck_has_24_cards_worth_40() -> None:
     """shitenno.md §2.3: 12 x 1, 8 x 2, 4 x 3 koku = 24 cards, 40 koku."""
-    deck = _koku_deck(ShitennoOptions())
+    deck = koku_deck(ShitennoOptions())
     assert len(deck) == 24 and sum(deck) == 40
     assert (deck.count(1), deck.count(2), deck.count(3)) == (12, 8, 4)
 
 
 def test_bonus_tiles_every_pair_twice() -> None:
     """shitenno.md §2.4 and §9.2 G5: 24 tiles, each (troop type, effect) pair twice."""
-    tiles = _bonus_tiles(ShitennoOptions())
+    tiles = bonus_tiles(ShitennoOptions())
     assert len(tiles) == 24
     assert all(tiles.count(code) == 2 for code in range(12))
     assert [e.name for e in DATA.bonus.effects] == ["exchange", "plus_one", "draw"]

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from sengoku.core import Rng
+from sengoku.games.shitenno import board, sharing
 from sengoku.games.shitenno.data import kind_of_code
 from sengoku.games.shitenno.state import Phase, State
 
@@ -194,7 +195,7 @@ def test_sharing_draw_finishes_the_deck_before_reshuffling(monkeypatch: Any) -> 
     discards are shuffled in first whenever the deck is short."""
     for option in ("when_empty", "before_sharing"):
         rebuilt: list[tuple[list[int], int]] = []
-        reshuffle = GAME._reshuffle
+        reshuffle = board.reshuffle
 
         def spy(
             s: State,
@@ -205,7 +206,8 @@ def test_sharing_draw_finishes_the_deck_before_reshuffling(monkeypatch: Any) -> 
             rebuilt.append((list(s.troop_deck), sum(s.pool_troops)))
             reshuffle(s, rng)
 
-        monkeypatch.setattr(GAME, "_reshuffle", spy)
+        monkeypatch.setattr(board, "reshuffle", spy)  # the draws' reshuffle
+        monkeypatch.setattr(sharing, "reshuffle", spy)  # the one before a sharing
         s, rng = control(2, troop_reshuffle=option)
         s.titles = [DAIMYO, SENSEI]
         soso = kind_of_code("SoSo")

@@ -7,8 +7,12 @@ This package is the example to copy when adding a game. Its parts:
 - :mod:`.options`: :class:`ShitennoOptions`, one typed, documented option per rules gap;
 - :mod:`.actions`: one ``NamedTuple`` per kind of decision, ``str()`` is the notation;
 - :mod:`.state`: the slotted :class:`~.state.State` with a cheap copy;
-- :mod:`.payments`: the enumeration of exact payments for a placement;
-- :mod:`.rules`: :class:`Shitenno`, the :class:`~sengoku.core.Game` itself;
+- :mod:`.rules`: :class:`Shitenno`, the :class:`~sengoku.core.Game` itself, a thin class over
+  the rules, one module per part of the game: :mod:`.rounds` (setup, whose turn, the two
+  years), :mod:`.sharing` (the even year), :mod:`.control` (the odd year and the titles'
+  powers), :mod:`.payments` (the exact payments of a placement), :mod:`.bonus` (the bonus
+  tiles), :mod:`.end` (the end and the scoring), :mod:`.views` (views, determinize), all
+  reading :mod:`.board` (tables and card counts);
 - :mod:`.text`: a terminal rendering of a view.
 
 The flow of a game (rule sections of ``shared/rules/shitenno.md``):

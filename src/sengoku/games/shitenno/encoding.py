@@ -120,6 +120,7 @@ from .actions import (
     Target,
     UseDraw,
 )
+from .board import bonus_tiles, koku_deck, troop_deck
 from .data import DATA, KIND_CODES, TROOP_NAMES, kind_of_code
 from .options import ShitennoOptions
 from .state import Phase, State
@@ -310,15 +311,13 @@ class _Box:
     )
 
     def __init__(self, options: ShitennoOptions) -> None:
-        from .rules import _bonus_tiles, _koku_deck, _troop_deck  # rules imports this module
-
-        deck = _troop_deck(options)
+        deck = troop_deck(options)
         self.troop_cards = len(deck)
         self.troops = [max(1, deck.count(k)) for k in range(NKINDS)]
-        kokus = _koku_deck(options)
+        kokus = koku_deck(options)
         self.koku_cards = max(1, len(kokus))
         self.koku = [1, *(max(1, kokus.count(v)) for v in (1, 2, 3))]
-        tiles = _bonus_tiles(options)
+        tiles = bonus_tiles(options)
         self.stacked = [tiles.count(code) for code in range(_STACKED)]
         self.effects = [max(1, n) for n in options.effect_counts()]
         self.kamons = (options.kamons_2_players, options.kamons_3_players, options.kamons_4_players)

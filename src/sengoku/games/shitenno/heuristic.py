@@ -45,10 +45,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from sengoku.core import Rng
 
+from . import control
 from .actions import (
     Accept,
     AddKoku,
@@ -65,27 +65,28 @@ from .actions import (
     Target,
     UseDraw,
 )
-from .data import DATA, KIND_UNITS
+from .board import (
+    DAIMYO,
+    DRAW,
+    GOLDEN_WEIGHT,
+    HATAMOTO,
+    KOKU_POINTS,
+    NKINDS,
+    NPROV,
+    P_BASE,
+    P_MAJORITY,
+    P_NEED,
+    P_VALUES,
+    PLACEMENTS,
+    SENSEI,
+    SPACES,
+    TITLE_BONUS,
+)
+from .data import KIND_UNITS
 from .state import EMPTY, GOLDEN, NO_TITLE, Phase, State
-
-if TYPE_CHECKING:
-    from .rules import Shitenno
 
 __all__ = ["evaluate", "policy", "score_estimate"]
 
-DAIMYO, SHOMYO, SENSEI, HATAMOTO = 0, 1, 2, 3
-SPACES = DATA.spaces_per_province
-NPROV = len(DATA.provinces)
-NKINDS = len(KIND_UNITS)
-P_BASE = tuple(("Bushi", "Samurai", "Shinobi", "Sohei").index(p.troop) for p in DATA.provinces)
-P_NEED = tuple(p.troops_needed for p in DATA.provinces)
-P_VALUES = tuple(p.values for p in DATA.provinces)
-P_MAJORITY = tuple(p.majority_bonus for p in DATA.provinces)
-TITLE_BONUS = tuple(t.placement_bonus for t in DATA.titles)
-GOLDEN_WEIGHT = DATA.setup.golden_weight
-KOKU_POINTS = DATA.setup.koku_points
-PLACEMENTS = DATA.setup.placements_per_turn
-DRAW_EFFECT = 2  # a bonus tile's effect code: 0 Exchange, 1 +1, 2 Draw
 
 # Weights, tuned against random opponents (4 players, 1,600 games a setting).
 UNIT = 1.0  # a troop unit's worth while placements lie ahead
@@ -104,17 +105,6 @@ KEEP_REACH = 1  # at the last split, placements the Tairo's hand plus his lot mu
 # being offered first is worth more than building (fitted against random players in
 # 4-player games; docs/ai.md).
 NEXT_SHARING = (-1.2, 1.5, 0.4, -0.7)
-
-_GAME: list[Shitenno] = []
-
-
-def _game() -> Shitenno:
-    if not _GAME:
-        from .rules import Shitenno
-
-        _GAME.append(Shitenno())
-    return _GAME[0]
-
 
 # -- public facts -------------------------------------------------------------------------
 
@@ -283,7 +273,7 @@ def _reach(
     hand = troops.copy()
     kk = koku.copy()
     effects = [c % 3 for c in s.tiles[seat]]
-    spare = len(effects) - effects.count(DRAW_EFFECT)  # a +1 or Exchange tile: about 1 troop
+    spare = len(effects) - effects.count(DRAW)  # a +1 or Exchange tile: about 1 troop
     wild = 1 if title == HATAMOTO else 0
     open_ = []
     for p in range(NPROV):
@@ -557,19 +547,21 @@ def _answer(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAct
 
 
 def _take_last(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction:
-    """The last lot: the hierarchy tile worth most to ``seat`` (§4.3 step 5)."""
+    """The last lot: the hierarchy tile worth most to ``seat`` (§4.3 step 5), or, when
+    ``seat`` picks it for another player (option ``last_lot_tile_chooser``), least to him."""
     uv = _sharing_values(s)
     takes = [a for a in legal if isinstance(a, TakeLast)]
     if not takes:
         return legal[0]
-    ht, hk = _with_lot(s, seat, s.pool_troops, s.pool_koku)
-    return max(
-        takes,
-        key=lambda a: (
-            _title_value(s, seat, a.title, uv, float(_reach(s, seat, ht, hk, a.title)[0])),
-            -a.title,
-        ),
-    )
+    taker = s.lot_of.index(NO_TITLE)
+    ht, hk = _with_lot(s, taker, s.pool_troops, s.pool_koku)
+
+    def worth(a: TakeLast) -> float:
+        return _title_value(s, taker, a.title, uv, float(_reach(s, taker, ht, hk, a.title)[0]))
+
+    if taker != seat:
+        return min(takes, key=lambda a: (worth(a), a.title))
+    return max(takes, key=lambda a: (worth(a), -a.title))
 
 
 def _odd_values(s: State) -> list[float]:
@@ -577,7 +569,11 @@ def _odd_values(s: State) -> list[float]:
 
 
 def _pay(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction:
-    """The cheapest exact payment (§4.4 step 3)."""
+    """The cheapest exact payment (§4.4 step 3), after a Draw tile when one may be spent
+    here (option ``bonus_tile_timing='conquest'``)."""
+    for a in legal:
+        if isinstance(a, UseDraw) and not a.koku:
+            return a
     uv = _odd_values(s)
     best, best_cost = legal[0], math.inf
     for a in legal:
@@ -589,7 +585,7 @@ def _pay(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAction
 
 
 def _cheapest(s: State, seat: int, p: int, uv: list[float]) -> float:
-    payments = _game()._payments(s, seat, p)
+    payments = control.payments(s, seat, p)
     return min((_payment_cost(a, uv) for a in payments if isinstance(a, Place)), default=99.0)
 
 

@@ -1,4 +1,5 @@
-"""Shitenno's rule options: one per gap (G1 to G18) of ``shared/rules/shitenno.md`` §6/§9.
+"""Shitenno's rule options: one per gap (G1 to G18) of ``shared/rules/shitenno.md`` §6/§9, and
+one per reading the engine had to choose (spare cards, §4.4).
 
 Each option's default is the rules file's proposal, or, where the second research pass
 (§9) settled a gap with a better-sourced answer, that answer. Every description names the
@@ -21,7 +22,15 @@ from sengoku.core import GameOptions
 
 from .data import DATA, KIND_UNITS, kind_of_code
 
-__all__ = ["ExchangeRule", "Reshuffle", "SenseiTiming", "ShitennoOptions", "TieBreak"]
+__all__ = [
+    "DrawTiming",
+    "ExchangeRule",
+    "LastLotChooser",
+    "Reshuffle",
+    "SenseiTiming",
+    "ShitennoOptions",
+    "TieBreak",
+]
 
 
 class ExchangeRule(enum.Enum):
@@ -40,6 +49,25 @@ class SenseiTiming(enum.Enum):
     AFTER_PLACEMENTS = "after_placements"
     #: once, at any moment of his odd-year turn
     ANY_TIME = "any_time"
+
+
+class DrawTiming(enum.Enum):
+    """When a Draw tile may be spent (§4.5, §9.2 G6); Exchange and +1 tiles are always spent
+    inside a payment."""
+
+    #: at any moment of the owner's odd-year turn, as an action of its own
+    OWN_TURN = "own_turn"
+    #: only during a conquest: after the province is chosen, before the payment
+    CONQUEST = "conquest"
+
+
+class LastLotChooser(enum.Enum):
+    """Who picks the hierarchy tile of the last lot when several are left (§9.2 G9, G10)."""
+
+    #: the player left without a lot (the Tairo at that moment)
+    LAST_PLAYER = "last_player"
+    #: the Tairo who made the last offer, as he picks every lot's tile
+    TAIRO = "tairo"
 
 
 class TieBreak(enum.Enum):
@@ -226,6 +254,43 @@ class ShitennoOptions(GameOptions, frozen=True):
             )
         ),
     ] = True
+    bonus_tile_timing: Annotated[
+        DrawTiming,
+        Meta(
+            description=(
+                "G6: when a Draw tile may be spent (Exchange and +1 tiles are always spent inside "
+                "a payment). 'own_turn' (default): at any moment of your odd-year turn (§4.5 "
+                "timing, the §9.2 G6 proposal 'Draw is also usable during your turn, before a "
+                "payment'); 'conquest': only during a conquest, after choosing the province and "
+                "before paying (TT-RS: tiles are spent 'during a conquest'). Certainty PROPOSAL."
+            )
+        ),
+    ] = DrawTiming.OWN_TURN
+    draw_tile_cards: Annotated[
+        int,
+        Meta(
+            ge=1,
+            le=3,
+            description=(
+                "G6: cards a Draw tile gives, all from one deck (troop cards, or koku cards under "
+                "draw_tile_koku; fewer if the deck runs out). Default 1: TT-RS 'draw one troop "
+                "card' (§9.2 G6, resolved, MEDIUM-HIGH); the seed says 'draw extra cards', plural "
+                "(§1)."
+            ),
+        ),
+    ] = 1
+    plus_one_on_exchanged_koku: Annotated[
+        bool,
+        Meta(
+            description=(
+                "G6: a +1 tile may add a koku to a koku payment whose only koku comes from a troop "
+                "unit turned into koku by an Exchange (True); False (default): it needs a real "
+                "koku card in the payment. TT-RS says '+1 koku if you are paying at least one "
+                "koku' (§9.2 G6), which does not say whether an exchanged koku counts. Certainty "
+                "PROPOSAL."
+            )
+        ),
+    ] = False
     unused_tile_points: Annotated[
         int,
         Meta(
@@ -270,6 +335,20 @@ class ShitennoOptions(GameOptions, frozen=True):
             )
         ),
     ] = True
+    last_lot_tile_chooser: Annotated[
+        LastLotChooser,
+        Meta(
+            description=(
+                "G9/G10: who picks the hierarchy tile of the last lot when more than one is left "
+                "(2 or 3 players with all_titles_available). 'last_player' (default): the player "
+                "left without a lot, the Tairo at that moment (the §9.2 G9 proposal). 'tairo': "
+                "when the last lot offered was refused by all and kept, its keeper stays Tairo "
+                "and picks the tile the last player gets, as he picks every lot's tile (§4.3 "
+                "step 3; MGB: in a 2-player game the offerer picks both roles). Certainty "
+                "PROPOSAL (§9.2 G9)."
+            )
+        ),
+    ] = LastLotChooser.LAST_PLAYER
     end_after_odd_year: Annotated[
         bool,
         Meta(
@@ -325,6 +404,19 @@ class ShitennoOptions(GameOptions, frozen=True):
                 "G16: the koku price of a space is its printed value (False, default; seed, LUDO) "
                 "or that value plus the payer's Daimyo/Shomyo bonus (True). Certainty "
                 "PROPOSAL/LOW."
+            )
+        ),
+    ] = False
+    overpay_allowed: Annotated[
+        bool,
+        Meta(
+            description=(
+                "§4.4 step 3: a payment may include a spare card of the currency it pays in, a "
+                "troop card no requirement needs or a koku card beyond the price (True; one at "
+                "most, to keep the list of choices short, since more never helps). False "
+                "(default): only minimal payments, no card, tile or once-a-year wild troop that "
+                "could be left out (a reading: the seed forbids change, not spare cards, and a "
+                "spare card never helps; docs/shitenno.md reading 7). Certainty PROPOSAL."
             )
         ),
     ] = False

@@ -234,12 +234,18 @@ def koku_payments(
     exch_avail: int,
     unit_rule: bool,
     combine: bool,
+    plus_exchanged: bool = False,
 ) -> list[KokuPayment]:
     """The minimal koku payments of ``price`` (koku cards, plus tiles and exchanged troops).
 
     An Exchange tile turns one troop unit (``unit`` rule; a double card has two) or one
     troop card (``card`` rule) of the payment into one koku; a +1 tile adds one koku when at
-    least one koku card is paid.
+    least one koku card is paid, or with ``plus_exchanged`` also when an Exchange made one.
+
+    >>> koku_payments(3, [0, 1] + [0] * 12, [0, 0, 1, 0], 1, 0, True, True)
+    [((), (2,), 1, 0)]
+    >>> koku_payments(3, [0, 0, 0, 0, 0, 0, 1] + [0] * 7, [0] * 4, 1, 2, True, True, True)
+    [((6,), (), 1, 2)]
     """
     if not combine:
         exch_avail = min(exch_avail, 1)
@@ -271,9 +277,11 @@ def koku_payments(
                     if not (kokus or cards):
                         continue
                     tconv = sum(len(KIND_UNITS[k]) for k in cards) if unit_rule else len(cards)
-                    for p in range(plus_room + 1):
+                    for p in range(plus_avail + 1):
                         for e in range(min(exch_avail, tconv) + 1):
-                            if not combine and p + e > 1:
+                            if (not combine and p + e > 1) or p > (
+                                plus_room if not (plus_exchanged and e) else plus_avail
+                            ):
                                 continue
                             if total + p + e < price:
                                 continue
@@ -286,7 +294,11 @@ def koku_payments(
                             if (
                                 kokus
                                 and smallest
-                                and total - smallest + (p if len(kokus) > 1 else 0) + e >= price
+                                and total
+                                - smallest
+                                + (p if len(kokus) > 1 or (plus_exchanged and e) else 0)
+                                + e
+                                >= price
                             ):
                                 continue
                             out.append((cards, kokus, p, e))
@@ -403,11 +415,19 @@ def can_pay_koku(
     return koku_payable(price, hand, plus_avail, exch_avail, combine)
 
 
-def koku_payable(price: int, hand: Purse, plus_avail: int, exch_avail: int, combine: bool) -> bool:
+def koku_payable(
+    price: int,
+    hand: Purse,
+    plus_avail: int,
+    exch_avail: int,
+    combine: bool,
+    plus_exchanged: bool = False,
+) -> bool:
     """:func:`can_pay_koku` of a hand's :class:`Purse`."""
     total = hand.koku
-    plus = plus_avail if total > 0 else 0
     tconv = hand.exchangeable
+    koku_paid = total > 0 or (plus_exchanged and exch_avail > 0 and tconv > 0)
+    plus = plus_avail if koku_paid else 0
     if combine:
         return total + plus + min(exch_avail, tconv) >= price
     return total + min(plus, 1) >= price or total + min(exch_avail, 1, tconv) >= price
