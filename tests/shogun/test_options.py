@@ -229,15 +229,14 @@ def test_special_bonus_before_or_after_the_event_limit(
 # ---------------------------------------------------------------- conquest_keeps_revolt_markers
 
 
-def _conquest(keep: bool, out: list[int]) -> Any:
+def _conquest(keep: bool, out: list[int]) -> tuple[Any, list[str]]:
     s = empty_state(4, conquest_keeps_revolt_markers=keep)
     owari = own(s, 0, "Owari", 6)
     own(s, 1, "Mino", 3, markers=2)
     script(s, out)
     run(s, {0: {BA_A: owari}})
     act(s, 0, March(owari, D.index["Mino"], True))
-    act(s, 0, Armies(5))
-    return s
+    return s, act(s, 0, Armies(5))
 
 
 @pytest.mark.parametrize(
@@ -248,9 +247,12 @@ def test_conquest_keeps_revolt_markers_option(out: list[int], result: str) -> No
     """shogun.md §9.3 (silent on markers), §10.1 (markers stay until winter or devastation,
     [SBW] H): by default a conquered province keeps its markers; off, they go back to the
     supply when it is taken. A province held or devastated is the same under both settings."""
-    keep, drop = _conquest(True, out), _conquest(False, out)
+    (keep, kept_log), (drop, drop_log) = _conquest(True, out), _conquest(False, out)
     mino = D.index["Mino"]
     assert keep.battles[-1]["result"] == drop.battles[-1]["result"] == result
+    leave = "the revolt markers leave Mino"
+    assert not any(leave in line for line in kept_log)
+    assert any(leave in line for line in drop_log) == (result == "taken")
     if result == "taken":
         assert keep.markers[mino] == 2 and drop.markers[mino] == 0
         assert drop.markers_left == keep.markers_left + 2

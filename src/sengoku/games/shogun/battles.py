@@ -143,12 +143,15 @@ def _march(s: State, rng: Rng, seat: int, src: int, dst: int, n: int, log: list[
         s.supply[seat] += total
         s.supply[d] += b
         lose_province(s, dst)
-        if not s.options.conquest_keeps_revolt_markers:
+        cleared = not s.options.conquest_keeps_revolt_markers and s.markers[dst] > 0
+        if cleared:
             remove_markers(s, dst, s.markers[dst])
         s.owner[dst] = seat
         s.armies[dst] = a - total
         result = msg("shogun.log.takes", c=who, p=target, n=a - total)
         log.append(public(_fight(head, tower, result)))
+        if cleared:
+            log.append(public(msg("shogun.log.markers_leave", p=target)))
     elif total > a and b > 0:
         own_loss = max(0, a - allies)
         s.armies[dst] = b - own_loss
