@@ -15,7 +15,9 @@ from sengoku.games.shitenno.data import KIND_UNITS
 from sengoku.games.shitenno.payments import (
     can_pay_koku,
     can_pay_troops,
+    koku_payable,
     koku_payments,
+    purse,
     troop_payments,
 )
 
@@ -323,6 +325,7 @@ def test_a_kept_plus_one_tile_leaves_room_for_an_exchange() -> None:
     unit=st.booleans(),
     mixed=st.booleans(),
     combine=st.booleans(),
+    plus_exchanged=st.booleans(),
 )
 def test_payment_exists_exactly_when_the_quick_check_says_so(
     req: tuple[int, int, int, int],
@@ -334,14 +337,20 @@ def test_payment_exists_exactly_when_the_quick_check_says_so(
     unit: bool,
     mixed: bool,
     combine: bool,
+    plus_exchanged: bool,
 ) -> None:
     """shitenno.md §4.5: on bigger hands too, the quick check that offers a province agrees
-    with the full list of payments, so a chosen province always has a payment."""
+    with the full list of payments, so a chosen province always has a payment (with a +1 on
+    an exchanged koku allowed or not, §9.2 G6)."""
     full = troop_payments(req, hand, koku, plus, exch, wild, unit, mixed, combine)
     assert bool(full) == can_pay_troops(req, hand, koku, plus, exch, wild, unit, mixed, combine)
-    for price in (3, 6, 11):
-        paid = koku_payments(price, hand, koku, plus, exch, unit, combine)
-        assert bool(paid) == can_pay_koku(price, hand, koku, plus, exch, unit, combine)
+    hand_purse = purse(hand, koku, unit)
+    for price in (1, 3, 6, 11):
+        paid = koku_payments(price, hand, koku, plus, exch, unit, combine, plus_exchanged)
+        quick = koku_payable(price, hand_purse, plus, exch, combine, plus_exchanged)
+        assert bool(paid) == quick
+        if not plus_exchanged:
+            assert quick == can_pay_koku(price, hand, koku, plus, exch, unit, combine)
 
 
 @settings(max_examples=12, deadline=None)
