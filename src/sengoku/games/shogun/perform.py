@@ -210,39 +210,39 @@ def _recruit(s: State, seat: int, prov: int, n: int, cost: int, log: list[LogEnt
     return True
 
 
+#: The events that bound what a collection gives (rules §7): kind -> (action, least, most).
+_COLLECT_BOUNDS: dict[str, tuple[int, int, int]] = {
+    "rice_min_4": (A_RICE, 4, 99),
+    "rice_max_3": (A_RICE, 0, 3),
+    "tax_min_6": (A_TAX, 6, 99),
+    "tax_max_5": (A_TAX, 0, 5),
+}
+
+
 def _collect(
     s: State, rng: Rng, seat: int, prov: int, a: int, ev: str, special: int, log: list[LogEntry]
 ) -> None:
     """Rules §5, §7, §10.1: collect rice or taxes, then the revolt check."""
     who, where = colour(seat), province(prov)
-    after = s.options.special_bonus_after_event_limit
-    if a == A_RICE:
-        bonus = 1 if special == S_RICE else 0
-        v = D.rice[prov] if after else D.rice[prov] + bonus
-        if ev == "rice_min_4":
-            v = max(v, 4)
-        elif ev == "rice_max_3":
-            v = min(v, 3)
-        if after:
-            v += bonus
+    rice = a == A_RICE
+    bonus = 1 if special == (S_RICE if rice else S_CHEST) else 0
+    late = s.options.special_bonus_after_event_limit  # the +1 card after the event's bound
+    v = (D.rice if rice else D.tax)[prov] + (0 if late else bonus)
+    bound = _COLLECT_BOUNDS.get(ev)
+    if bound is not None and bound[0] == a:
+        v = min(max(v, bound[1]), bound[2])
+    if late:
+        v += bonus
+    if rice:
         s.rice[seat] += v
         log.append(public(msg("shogun.log.collects_rice", c=who, n=v, p=where)))
     else:
-        bonus = 1 if special == S_CHEST else 0
-        v = D.tax[prov] if after else D.tax[prov] + bonus
-        if ev == "tax_min_6":
-            v = max(v, 6)
-        elif ev == "tax_max_5":
-            v = min(v, 5)
-        if after:
-            v += bonus
         s.money[seat] += v
         log.append(public(msg("shogun.log.collects_chests", c=who, n=v, p=where)))
     if s.markers[prov] == 0:
         add_marker(s, prov)
         return
-    after = s.options.collect_revolt_peasants is RevoltPeasants.AFTER
-    if after:
+    if s.options.collect_revolt_peasants is RevoltPeasants.AFTER:
         add_marker(s, prov)
     peasants = s.markers[prov]
     if revolt_recorded(s, rng, seat, prov, peasants, False, log):
