@@ -99,7 +99,7 @@ from .state import (
     WAR,
     State,
 )
-from .winter import SET_BONUS, VP_BY_SEASON, upgrade_vp
+from .winter import SET_BONUS, VP_BY_SEASON, set_bonus, token_vp, upgrade_vp
 
 D = load_data()
 TRACK = D.game.political_track.turns
@@ -1431,21 +1431,13 @@ def _score_estimate(s: State, left: list[int], force: list[list[int]]) -> list[f
         squares.append(square)
     season_vp = VP_BY_SEASON[min(s.season, 2)]
     for seat in range(s.players):
-        mine: set[int] = set()
-        tokens = 0  # winter.token_vp
-        for t in s.tokens[seat]:
-            mine.add(t % 8)
-            tokens += VP_BY_SEASON[t // 8]
-        bonus = 0  # winter.set_bonus
-        for least, step in SET_BONUS:
-            if len(mine) >= least:
-                bonus = step
-        vp = s.vp[seat] + tokens + bonus
+        vp = s.vp[seat] + token_vp(s, seat) + set_bonus(s, seat)
         for c in s.owned[seat]:
             if CARD_TYPE[c] == "winter":
                 vp += upgrade_vp(s, seat, c)
         expected = 0.0
         if left:
+            mine = {t % 8 for t in s.tokens[seat]}
             new = _new_province_vp(len(mine))
             for p, f, total in zip(left, force, squares, strict=True):
                 x = f[seat]
