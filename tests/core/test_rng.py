@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sengoku.core import Rng
+from sengoku.core.rng import random_after
 
 
 def test_pinned_values_do_not_change_between_releases() -> None:
@@ -96,3 +97,28 @@ def test_state_saves_and_restores_and_refuses_junk() -> None:
         with pytest.raises(ValueError, match="Rng state"):
             rng.setstate(junk)  # type: ignore[arg-type]
     assert rng.getstate() == here
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 40))
+def test_skip_moves_on_as_drawing_does_and_keeps_the_draws(seed: int, n: int) -> None:
+    """Skipping n draws leaves the stream where drawing them would, and random_after gives
+    each skipped draw's random()."""
+    rng, twin = Rng(seed), Rng(seed)
+    before = rng.skip(n)
+    assert [random_after(before, k) for k in range(1, n + 1)] == [twin.random() for _ in range(n)]
+    assert rng.getstate() == twin.getstate()
+
+
+@given(st.integers(0, 2**64 - 1), st.lists(st.integers(1, 2**64), min_size=1, max_size=8))
+def test_randbelow_and_random_are_next64_underneath(seed: int, bounds: list[int]) -> None:
+    """randbelow and random, which work out SplitMix64 inline for speed, are the rejection
+    sampling and the top 53 bits of next64 that they are documented to be."""
+    rng, twin = Rng(seed), Rng(seed)
+    for n in bounds:
+        shift = 64 - (n - 1).bit_length()
+        expected = twin.next64() >> shift
+        while expected >= n:
+            expected = twin.next64() >> shift
+        assert rng.randbelow(n) == expected
+        assert rng.random() == (twin.next64() >> 11) / 2**53
+    assert rng.getstate() == twin.getstate()

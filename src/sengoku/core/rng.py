@@ -28,6 +28,15 @@ _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 
+def random_after(state: int, k: int) -> float:
+    """What :meth:`Rng.random` returns as the ``k``-th draw (from 1) of a generator in
+    ``state`` (see :meth:`Rng.skip`)."""
+    z = (state + k * _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return ((z ^ (z >> 31)) >> 11) / 9007199254740992.0
+
+
 def fresh_seed() -> int:
     """Return a new unpredictable seed in ``range(SEED_LIMIT)``."""
     return secrets.randbelow(SEED_LIMIT)
@@ -59,10 +68,13 @@ class Rng:
         if not 0 < n <= 1 << 64:
             raise ValueError(f"randbelow needs a bound in 1..2**64, not {n}")
         shift = 64 - (n - 1).bit_length()
-        r = self.next64() >> shift
-        while r >= n:
-            r = self.next64() >> shift
-        return r
+        while True:  # next64, written out: this is the hottest call of random play
+            z = self._state = (self._state + _GAMMA) & _MASK
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            r = (z ^ (z >> 31)) >> shift
+            if r < n:
+                return r
 
     def randint(self, low: int, high: int) -> int:
         """Return a uniform integer in ``[low, high]``, both ends included."""
@@ -70,7 +82,10 @@ class Rng:
 
     def random(self) -> float:
         """Return a uniform float in ``[0, 1)`` with 53 random bits."""
-        return (self.next64() >> 11) / 9007199254740992.0
+        z = self._state = (self._state + _GAMMA) & _MASK  # next64, written out
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return ((z ^ (z >> 31)) >> 11) / 9007199254740992.0
 
     def choice(self, seq: Sequence[T]) -> T:
         """Return a uniformly chosen element of a non-empty sequence."""
@@ -83,6 +98,23 @@ class Rng:
         for i in range(len(seq) - 1, 0, -1):
             j = self.randbelow(i + 1)
             seq[i], seq[j] = seq[j], seq[i]
+
+    def skip(self, n: int) -> int:
+        """Move past the next ``n`` draws of :meth:`next64` without working them out, and
+        return the state before them, from which :func:`random_after` gives any of them
+        later: for a caller that takes one number per candidate and looks at few of them
+        (a tie-break), the stream moves on exactly as if it had drawn them all.
+
+        >>> rng, twin = Rng(7), Rng(7)
+        >>> before = rng.skip(3)
+        >>> [random_after(before, k) for k in (1, 2, 3)] == [twin.random() for _ in range(3)]
+        True
+        >>> rng.getstate() == twin.getstate()
+        True
+        """
+        before = self._state
+        self._state = (before + n * _GAMMA) & _MASK
+        return before
 
     def getstate(self) -> int:
         """The generator's whole state, an integer in ``range(2**64)``, for serializing.
