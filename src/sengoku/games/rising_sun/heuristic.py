@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sengoku.core import Rng
+from sengoku.core.rng import random_after
 
 from . import cards, figures, honor, mandates
 from .actions import (
@@ -361,17 +362,24 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
     scorer = _SCORERS.get(kind)
     if scorer is None:
         return rng.choice(acts)
-    # the greatest (score, a random number, index): the best action, a tie broken at random
+    # the best action, a tie going to the greater of the actions' random numbers (one drawn
+    # per action, in order; the later action where they are equal): only ties need theirs
+    drawn = rng.skip(len(acts))
     best = acts[0]
     top = scorer(s, seat, best)
-    luck = rng.random()
-    for a in acts[1:]:
+    at = 1  # the draw of ``best``
+    luck = -1.0  # its random number, once a tie needs it
+    for k in range(1, len(acts)):
+        a = acts[k]
         v = scorer(s, seat, a)
-        r = rng.random()
-        if v > top or (v == top and r >= luck):
-            best = a
-            top = v
-            luck = r
+        if v > top:
+            best, top, at, luck = a, v, k + 1, -1.0
+        elif v == top:
+            if luck < 0.0:
+                luck = random_after(drawn, at)
+            r = random_after(drawn, k + 1)
+            if r >= luck:
+                best, at, luck = a, k + 1, r
     return best
 
 
