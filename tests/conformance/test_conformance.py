@@ -32,6 +32,7 @@ from sengoku.core import (
     UndoRefusal,
     UndoRefusedError,
     describe_options,
+    determinizer,
     get_game,
     normalize_notation,
 )
@@ -301,8 +302,10 @@ def test_a_view_does_not_depend_on_other_seats_secrets(
 def test_determinize_agrees_with_the_view_and_plays_on(
     name: str, players: int, options: dict[str, Any]
 ) -> None:
-    """A determinized match shows the seat the very same view and legal actions, and plays on."""
+    """A determinized match shows the seat the very same view and legal actions, and plays
+    on; a :func:`determinizer` of the view draws the very same samples, each its own."""
     marks = checkpoints(name, players, options, 1)
+    twice = set(sorted(marks)[::2])  # where a determinizer samples too
 
     def check(match: Match, step: int) -> None:
         if step not in marks:
@@ -316,10 +319,35 @@ def test_determinize_agrees_with_the_view_and_plays_on(
             ]
             if seat == 0:
                 before = snapshot(match)
-                random_walk_from(sampled, Rng(step))
+                played = played_out(sampled, step)
                 assert snapshot(match) == before, "playing a sample changed the true match"
+                if step not in twice:
+                    continue
+                sample = determinizer(json.loads(json.dumps(view)))
+                # the second sample comes after the first was played to its end
+                for _ in range(2):
+                    assert played_out(sample(Rng(step + seat)), step) == played, (
+                        f"step {step}: determinizer and determinize sample apart"
+                    )
 
     random_walk(name, players, options, 1, check)
+
+
+def played_out(sample: Match, step: int) -> str:
+    """A sampled match told apart from others: its views, legal actions and chance, and the
+    random game played on from it (which meets the hidden order of its decks); plays it."""
+    start = json.dumps(
+        [
+            all_views(sample),
+            [[str(a) for a in sample.legal_actions(s)] for s in range(sample.players)],
+        ]
+    )
+    chance = sample.rng_state()
+    random_walk_from(sample, Rng(step))
+    outcome = sample.outcome()
+    assert outcome is not None
+    history = [[seat, str(action)] for seat, action in sample.history]
+    return json.dumps([start, chance, history, outcome.to_json()], sort_keys=True)
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES)

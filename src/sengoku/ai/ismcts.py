@@ -32,7 +32,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from sengoku.core import Match, Outcome, determinize, get_game
+from sengoku.core import Match, Outcome, determinizer, get_game
 
 from .agents import Agent, heuristic_choice
 
@@ -197,6 +197,7 @@ class ISMCTSAgent(Agent):
             budget = max(budget - self.reused_visits, budget // 4)
         longest = 0.0
         before = start
+        sample = determinizer(view)
         while budget is None or count < budget:
             if deadline is not None and count:
                 # stop where one more iteration, as long as the longest so far, would end late
@@ -205,7 +206,7 @@ class ISMCTSAgent(Agent):
                 before = now
                 if now + longest >= deadline:
                     break
-            self._iterate(root, determinize(view, self.rng), me, game)
+            self._iterate(root, sample(self.rng), me, game)
             count += 1
         self.last_iterations = count
         wanted = {str(a): a for a in legal}
@@ -240,8 +241,9 @@ class ISMCTSAgent(Agent):
         if child is None or self.deep_widening == 0:
             return
         expected = None
+        sample_of = determinizer(view)
         for _ in range(2):
-            sample = determinize(view, self.rng)
+            sample = sample_of(self.rng)
             sample.act(me, chosen)
             if me not in sample.to_act():
                 return

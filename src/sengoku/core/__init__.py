@@ -20,7 +20,15 @@ from .game import (
     public,
     without_sources,
 )
-from .match import VIEW_KEYS, Match, UndoReason, UndoRefusal, determinize, new_match
+from .match import (
+    VIEW_KEYS,
+    Match,
+    UndoReason,
+    UndoRefusal,
+    determinize,
+    determinizer,
+    new_match,
+)
 from .messages import Items, Message, Term, message_to_json, msg, render
 from .options import (
     GameOptions,
@@ -64,6 +72,7 @@ __all__ = [
     "available_games",
     "describe_options",
     "determinize",
+    "determinizer",
     "fresh_seed",
     "get_game",
     "message_to_json",

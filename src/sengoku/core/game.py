@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import msgspec
@@ -197,6 +197,14 @@ class Game(ABC, Generic[S, A]):
         are drawn from ``rng``. The result's view for the same seat equals ``view``. Agents
         search over such states; they never see the true one.
         """
+
+    def determinizer(self, view: dict[str, Any]) -> Callable[[Rng], S]:
+        """:meth:`determinize` for this one ``view``, as a function of the ``rng`` to draw
+        from: a search samples one view hundreds of times, so a game may work out once what
+        does not depend on chance (the public board) and copy it for each sample. Each call
+        must give what :meth:`determinize` gives from the same ``rng`` state, drawing the
+        same numbers. By default it is :meth:`determinize` itself."""
+        return lambda rng: self.determinize(view, rng)
 
     @abstractmethod
     def vary_secrets(self, state: S, seat: int, rng: Rng) -> S:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .errors import IllegalActionError, RecordError, SetupError, UndoRefusedError
@@ -611,6 +611,21 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> Match:
     Its hidden parts are drawn from ``rng`` and so is its future chance, so it reveals
     nothing of the true match. It has no record.
     """
+    return determinizer(view)(rng)
+
+
+def determinizer(view: Mapping[str, Any]) -> Callable[[Rng], Match]:
+    """:func:`determinize` for one ``view``, as a function of the ``rng`` to draw from, for
+    a search that samples the same view many times (the game works out what does not depend
+    on chance once: :meth:`Game.determinizer`). Checks the view now.
+
+    >>> import sengoku
+    >>> from sengoku.core import Rng
+    >>> view = sengoku.new_match("shitenno", 3, seed=1).view(0)
+    >>> sample = determinizer(view)
+    >>> sample(Rng(5)).view(0) == determinize(view, Rng(5)).view(0) == view
+    True
+    """
     try:
         game = get_game(view["game"])
         seat = view["seat"]
@@ -620,5 +635,10 @@ def determinize(view: Mapping[str, Any], rng: Rng) -> Match:
         raise ValueError(f"not a seat's view from Match.view: missing {exc}") from None
     if seat is None:
         raise ValueError("a spectator's view cannot be determinized; use a seat's view")
-    state = game.determinize(dict(view), rng)
-    return Match(game, players, options, None, state, rng.spawn())
+    state_of = game.determinizer(dict(view))
+
+    def sample(rng: Rng) -> Match:
+        state = state_of(rng)
+        return Match(game, players, options, None, state, rng.spawn())
+
+    return sample

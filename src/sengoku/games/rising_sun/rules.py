@@ -16,7 +16,7 @@ scoring). They register tasks and decisions with :mod:`.engine`; this class disp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -141,6 +141,9 @@ class RisingSun(Game[State, RisingSunAction]):
 
     def determinize(self, view: dict[str, Any], rng: Rng) -> State:
         return views.determinize(view, rng)
+
+    def determinizer(self, view: dict[str, Any]) -> Callable[[Rng], State]:
+        return views.determinizer(view)
 
     def vary_secrets(self, state: State, seat: int, rng: Rng) -> State:
         sample = views.view(state, seat)

@@ -14,6 +14,8 @@ tile the seat kept fit.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from sengoku.core import Rng, parse_options
@@ -142,7 +144,31 @@ def _battle_record(r: dict[str, Any]) -> BattleRecord:
 
 def determinize(v: dict[str, Any], rng: Rng) -> State:
     """A full state agreeing with view ``v``, its secrets drawn from ``rng``."""
+    return determinizer(v)(rng)
+
+
+def determinizer(v: dict[str, Any]) -> Callable[[Rng], State]:
+    """:func:`determinize` for view ``v`` as a function of the ``rng``: the public state is
+    made once, and each call copies it and draws the secrets (hidden bids, in seat order,
+    then the Mandates)."""
     seat: int = v["seat"]
+    public = _public_state(v)
+    hidden = v["battle"]["bids"]
+
+    def sample(rng: Rng) -> State:
+        s = public.clone()
+        s.bids = [
+            list(x) if x is not None else _sample_bids(s, q, rng) for q, x in enumerate(hidden)
+        ]
+        if s.phase != CLANS:  # no deck before the clans sit down
+            _sample_mandates(s, v, seat, rng)
+        return s
+
+    return sample
+
+
+def _public_state(v: dict[str, Any]) -> State:
+    """The state of view ``v`` without its secrets: no bids, the blank Mandate deck."""
     n: int = v["players"]
     options = parse_options(RisingSunOptions, v["options"])
     st = settings(options)
@@ -193,9 +219,6 @@ def determinize(v: dict[str, Any], rng: Rng) -> State:
     s.b_force = list(b["forces"])
     s.b_taken = [list(x) for x in b["taken"]]
     s.battles = [_battle_record(r) for r in v["battles"]]
-    s.bids = [
-        list(x) if x is not None else _sample_bids(s, q, rng) for q, x in enumerate(b["bids"])
-    ]
     e = v["event"]
     s.ev_open = e["open"]
     s.ev_before = list(e["before"])
@@ -203,8 +226,6 @@ def determinize(v: dict[str, Any], rng: Rng) -> State:
     s.ev_coin = list(e["coins"])
     s.final = None if v["final"] is None else list(v["final"])
     s.breakdown = [list(x) for x in v["breakdown"]]
-    if s.phase != CLANS:  # no deck before the clans sit down
-        _sample_mandates(s, v, seat, rng)
     return s
 
 
@@ -256,28 +277,13 @@ def _search(
 
     def new_tiles(remaining: list[int], k: int) -> list[list[int]]:
         """Every multiset of ``k`` tiles from ``remaining``, in a random order weighted by
-        how likely a fair shuffle makes it."""
-        options: list[tuple[float, list[int]]] = []
-        # the tiles from kind i on: where they are too few, no multiset is completed (and
-        # no random number drawn), so that branch is not tried
-        suffix = [0] * (len(remaining) + 1)
-        for i in range(len(remaining) - 1, -1, -1):
-            suffix[i] = suffix[i + 1] + remaining[i]
-
-        def build(i: int, left: int, chosen: list[int], weight: int) -> None:
-            if left == 0:
-                options.append((rng.random() ** (1.0 / weight), chosen.copy()))
-                return
-            if suffix[i] < left:  # i == len(remaining) among them
-                return
-            for take in range(min(left, remaining[i]), -1, -1):
-                chosen.extend([i] * take)
-                build(i + 1, left - take, chosen, weight * _choose(remaining[i], take))
-                del chosen[len(chosen) - take :]
-
-        build(0, k, [], 1)
-        options.sort(key=lambda o: -o[0])
-        return [o[1] for o in options]
+        how likely a fair shuffle makes it (one random number per multiset, in the order
+        :func:`_multisets` lists them)."""
+        powers, tiles = _multisets(tuple(remaining), k)
+        random = rng.random
+        keys = [-(random() ** power) for power in powers]
+        # a stable sort: equal keys keep the listed order
+        return [tiles[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
 
     def step(t: int, back: list[int], remaining: list[int]) -> list[int] | None:
         if t == len(turns):
@@ -336,6 +342,39 @@ def _search(
     if deck is None:
         return None
     return pools, keeps, list(drawn_out), deck
+
+
+@functools.lru_cache(maxsize=1024)
+def _multisets(remaining: tuple[int, ...], k: int) -> tuple[list[float], list[list[int]]]:
+    """Every multiset of ``k`` tiles from ``remaining`` (a count per kind), each with the
+    power that turns a uniform random number into its key of a weighted random order (1 over
+    the number of ways a fair shuffle draws it): the greater ``take`` of each kind first.
+    Kinds from which too few tiles are left to complete a multiset are not tried. Worked out
+    once per distinct ``remaining``, as every determinization of a position asks the same.
+
+    >>> _multisets((2, 1), 2)
+    ([1.0, 0.5], [[0, 0], [0, 1]])
+    """
+    powers: list[float] = []
+    tiles: list[list[int]] = []
+    suffix = [0] * (len(remaining) + 1)  # the tiles from kind i on
+    for i in range(len(remaining) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + remaining[i]
+
+    def build(i: int, left: int, chosen: list[int], weight: int) -> None:
+        if left == 0:
+            powers.append(1.0 / weight)
+            tiles.append(chosen.copy())
+            return
+        if suffix[i] < left:  # i == len(remaining) among them
+            return
+        for take in range(min(left, remaining[i]), -1, -1):
+            chosen.extend([i] * take)
+            build(i + 1, left - take, chosen, weight * _choose(remaining[i], take))
+            del chosen[len(chosen) - take :]
+
+    build(0, k, [], 1)
+    return powers, tiles
 
 
 def _choose(n: int, k: int) -> int:
