@@ -95,5 +95,5 @@ def run(s: State, rng: Rng, log: Log) -> None:
     """Run tasks until a decision is pending or the agenda is empty (the game is over)."""
     agenda = s.agenda
     while s.pending is None and agenda:
-        code, *args = agenda.pop()
-        HANDLERS[code](s, rng, log, *args)
+        task = agenda.pop()
+        HANDLERS[task[0]](s, rng, log, *task[1:])

@@ -90,12 +90,14 @@ from .state import (
     MONSTER,
     MONSTER_BASE,
     POETS,
+    POLITICAL,
     RECRUIT,
     RESERVE,
     SHINTO,
     SHRINE,
     STRONGHOLD,
     TAKE_HOSTAGE,
+    TEA,
     TRAIN,
     WAR,
     State,
@@ -196,6 +198,7 @@ class _Now:
         "_present",
         "_tokens",
         "_worth",
+        "_worth_with",
         "at_war",
         "kami_turns",
         "rank",
@@ -228,6 +231,7 @@ class _Now:
         self._tokens: list[tuple[set[int], float, float] | None] = [None] * s.players
         self.shrine_values: dict[int, float] = {}
         self._worth: dict[int, float] = {}
+        self._worth_with: dict[tuple[int, int, int, int], float] = {}
 
     def counts(self) -> _Counts:
         """Each seat's pieces by where they are (see :class:`_Counts`)."""
@@ -263,6 +267,17 @@ class _Now:
         got = self._worth.get(key)
         if got is None:
             got = self._worth[key] = _worth(self, seat, p, self.force(p))
+        return got
+
+    def worth_with(self, seat: int, p: int, owner: int, value: int) -> float:
+        """What province ``p`` is worth to ``seat`` with ``owner``'s Force there made
+        ``value`` (the others' as now): scoring many actions asks the same often."""
+        key = (seat, p, owner, value)
+        got = self._worth_with.get(key)
+        if got is None:
+            force = self.force(p).copy()
+            force[owner] = value
+            got = self._worth_with[key] = _worth(self, seat, p, force)
         return got
 
     def estimates(self) -> list[float]:
@@ -348,7 +363,9 @@ def policy(s: State, seat: int, legal: Sequence[Any], rng: Rng) -> Any | None:
     """The heuristic's choice among ``legal`` (any subset of the legal actions): the action
     with the best value for ``seat`` (ties broken at random); never a gift of Coins or Ronin
     while anything else is offered."""
-    acts = [a for a in legal if not (isinstance(a, Give) and a.purpose in (COIN, RONIN))]
+    acts: Sequence[Any] = legal
+    if s.phase == TEA or s.phase == POLITICAL:  # the only phases with gifts (rules._gifts)
+        acts = [a for a in legal if not (isinstance(a, Give) and a.purpose in (COIN, RONIN))]
     if not acts:
         return None
     if len(acts) == 1 or s.pending is None:
@@ -477,10 +494,8 @@ def _gain_at(s: State, seat: int, p: int, owner: int, delta: int) -> float:
     if delta == 0:
         return 0.0
     now = _facts(s)
-    force = now.force(p).copy()
     before = now.worth_now(seat, p)
-    force[owner] = max(0, force[owner] + delta)
-    return _worth(now, seat, p, force) - before
+    return now.worth_with(seat, p, owner, max(0, now.force(p)[owner] + delta)) - before
 
 
 # ---------------------------------------------------------------------- Summons and moves
@@ -564,13 +579,10 @@ def _score_move(s: State, seat: int, a: Any) -> float:
     if not isinstance(a, Move):
         return 0.3
     now = _facts(s)
-    force = _piece_force(s, seat, a.what, a.src)
-    src = now.force(a.src).copy()
-    dst = now.force(a.dst).copy()
     before = now.worth_now(seat, a.src) + now.worth_now(seat, a.dst)
-    src[seat] -= force
-    dst[seat] += _piece_force(s, seat, a.what, a.dst)
-    gain = _worth(now, seat, a.src, src) + _worth(now, seat, a.dst, dst) - before
+    src = now.force(a.src)[seat] - _piece_force(s, seat, a.what, a.src)
+    dst = now.force(a.dst)[seat] + _piece_force(s, seat, a.what, a.dst)
+    gain = now.worth_with(seat, a.src, seat, src) + now.worth_with(seat, a.dst, seat, dst) - before
     fee = now.route_fee(seat) if figures.uses_route(s, seat, a.src, a.dst) else 0  # the toll
     return gain - fee * COIN_VP
 
@@ -787,12 +799,10 @@ def _best_moves(s: State, seat: int) -> float:
             for dst in range(8) if dragonfly else board.neighbours[src]:
                 if dst == src or not at_war[dst]:
                     continue
-                a = now.force(src).copy()
-                b = now.force(dst).copy()
                 before = now.worth_now(seat, src) + now.worth_now(seat, dst)
-                a[seat] -= 1
-                b[seat] += 1
-                best = max(best, _worth(now, seat, src, a) + _worth(now, seat, dst, b) - before)
+                a = now.worth_with(seat, src, seat, now.force(src)[seat] - 1)
+                b = now.worth_with(seat, dst, seat, now.force(dst)[seat] + 1)
+                best = max(best, a + b - before)
             best_from[src] = best
         total += best
         if total > 8:
