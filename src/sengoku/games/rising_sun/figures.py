@@ -77,16 +77,43 @@ def first(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> 
     kind = MONSTER if piece >= MONSTER_BASE else piece
     card = piece - MONSTER_BASE if piece >= MONSTER_BASE else -1
     owners, kinds, cards_, moves = s.owner, s.kind, s.card, s.moves
-    for f, where in enumerate(s.loc):
+    for f in by_location(s).get(loc, ()):
         if (
-            where == loc
-            and owners[f] == owner
+            owners[f] == owner
             and kinds[f] == kind
             and cards_[f] == card
             and not (unmoved and moves[f])
         ):
             return f
     return -1
+
+
+def by_location(s: State) -> dict[int, list[int]]:
+    """The pieces at each location (a province, the Reserve, a shrine, ...), each list in
+    piece order: worked out once for an arrangement of the pieces and kept on the state
+    while ``s.loc`` stays the same (copies of the state share it). Read it, never change it.
+
+    >>> from sengoku.core import Rng
+    >>> from .rules import RisingSun
+    >>> s = RisingSun().setup(4, RisingSun.options_type(), Rng(1))
+    >>> index = by_location(s)
+    >>> index[RESERVE] == [f for f, where in enumerate(s.loc) if where == RESERVE]
+    True
+    >>> by_location(s) is index  # nothing moved
+    True
+    """
+    kept = s.loc_index
+    if kept is not None and kept[0] == s.loc:
+        return kept[1]
+    index: dict[int, list[int]] = {}
+    for f, where in enumerate(s.loc):
+        got = index.get(where)
+        if got is None:
+            index[where] = [f]
+        else:
+            got.append(f)
+    s.loc_index = (s.loc.copy(), index)
+    return index
 
 
 def is_figure(s: State, f: int) -> bool:
@@ -111,36 +138,33 @@ def gives_force(s: State, f: int) -> bool:
 
 def at(s: State, loc: int) -> list[int]:
     """The pieces at ``loc``."""
-    return [f for f, where in enumerate(s.loc) if where == loc]
+    return list(by_location(s).get(loc, ()))
 
 
 def reserve_of(s: State, seat: int) -> list[int]:
     """``seat``'s figures in its Reserve (Strongholds excluded)."""
     owner, kind = s.owner, s.kind
     return [
-        f
-        for f, where in enumerate(s.loc)
-        if where == RESERVE and owner[f] == seat and kind[f] != STRONGHOLD
+        f for f in by_location(s).get(RESERVE, ()) if owner[f] == seat and kind[f] != STRONGHOLD
     ]
 
 
 def strongholds_in_reserve(s: State, seat: int) -> int:
+    owner, kind = s.owner, s.kind
     return sum(
-        1
-        for f in range(len(s.loc))
-        if s.loc[f] == RESERVE and s.owner[f] == seat and s.kind[f] == STRONGHOLD
+        1 for f in by_location(s).get(RESERVE, ()) if owner[f] == seat and kind[f] == STRONGHOLD
     )
 
 
 def stronghold_provinces(s: State, seat: int) -> list[int]:
     """The provinces holding at least one of ``seat``'s Strongholds, sorted."""
-    return sorted(
-        {
-            s.loc[f]
-            for f in range(len(s.loc))
-            if s.owner[f] == seat and s.kind[f] == STRONGHOLD and 0 <= s.loc[f] < N_PROVINCES
-        }
-    )
+    index = by_location(s)
+    owner, kind = s.owner, s.kind
+    return [
+        p
+        for p in range(N_PROVINCES)
+        if any(owner[f] == seat and kind[f] == STRONGHOLD for f in index.get(p, ()))
+    ]
 
 
 def present(s: State, p: int) -> list[int]:
@@ -161,21 +185,15 @@ def present_here(s: State, here: list[int]) -> list[int]:
 
 
 def by_province(s: State) -> list[list[int]]:
-    """The pieces in each province of the Map (as :func:`at` lists them), in one pass."""
-    out: list[list[int]] = [[], [], [], [], [], [], [], []]  # N_PROVINCES
-    for f, where in enumerate(s.loc):
-        if where >= 0 and where < 8:
-            out[where].append(f)
-    return out
+    """The pieces in each province of the Map (as :func:`at` lists them)."""
+    index = by_location(s)
+    return [list(index.get(p, ())) for p in range(8)]  # N_PROVINCES
 
 
 def figures_in(s: State, seat: int, p: int) -> list[int]:
     """``seat``'s figures (not Strongholds) in province ``p``."""
-    return [
-        f
-        for f, where in enumerate(s.loc)
-        if where == p and s.owner[f] == seat and s.kind[f] != STRONGHOLD
-    ]
+    owner, kind = s.owner, s.kind
+    return [f for f in by_location(s).get(p, ()) if owner[f] == seat and kind[f] != STRONGHOLD]
 
 
 def force_of(s: State, f: int, among: list[int], war: bool) -> int:
@@ -265,9 +283,9 @@ def forces_here(s: State, here: list[int], war: bool, among: list[int] | None = 
 def shrine_force(s: State, slot: int) -> list[int]:
     """Each seat's Force on a shrine: 1 per Shinto (or Komainu) worshipping there (§6.3)."""
     out = [0] * s.players
-    for f, where in enumerate(s.loc):
-        if where == SHRINE + slot:
-            out[s.owner[f]] += 1
+    owner = s.owner
+    for f in by_location(s).get(SHRINE + slot, ()):
+        out[owner[f]] += 1
     return out
 
 

@@ -164,22 +164,25 @@ class _Counts:
         owner = s.owner
         kind = s.kind
         card = s.card
-        for f, where in enumerate(s.loc):
-            if where == RESERVE:
-                if kind[f] == STRONGHOLD:
-                    reserve_strongholds[owner[f]] += 1
-                else:
-                    reserve_figures[owner[f]] += 1
-                    if kind[f] == DAIMYO and card[f] == -1:
-                        reserve_daimyo[owner[f]] += 1
-            elif where < 8:  # N_PROVINCES; where >= 0 here
+        index = figures.by_location(s)
+        for f in index.get(RESERVE, ()):
+            if kind[f] == STRONGHOLD:
+                reserve_strongholds[owner[f]] += 1
+            else:
+                reserve_figures[owner[f]] += 1
+                if kind[f] == DAIMYO and card[f] == -1:
+                    reserve_daimyo[owner[f]] += 1
+        for p in range(N_PROVINCES):
+            for f in index.get(p, ()):
                 k = kind[f]
                 if k == STRONGHOLD:
                     strongholds[owner[f]] += 1
                 elif k == BUSHI:
                     bushi_on_map[owner[f]] += 1
-            elif where < HOSTAGE:  # where >= SHRINE here
-                shrines[where - SHRINE][owner[f]] += 1
+        for slot in range(HOSTAGE - SHRINE):
+            force = shrines[slot]
+            for f in index.get(SHRINE + slot, ()):
+                force[owner[f]] += 1
 
 
 class _Now:

@@ -276,8 +276,8 @@ def _recruit_provinces(s: State, seat: int) -> list[int]:
 def _reserve_types(s: State, seat: int) -> list[int]:
     owner, kind, card = s.owner, s.kind, s.card
     types: set[int] = set()
-    for f, where in enumerate(s.loc):
-        if where == RESERVE and owner[f] == seat:
+    for f in figures.by_location(s).get(RESERVE, ()):
+        if owner[f] == seat:
             k = kind[f]
             if k != STRONGHOLD:
                 types.add(MONSTER_BASE + card[f] if k == MONSTER else k)
@@ -351,9 +351,11 @@ def _moves(s: State, seat: int, context: int, first: bool = False) -> list[Move]
     owner, kind, loc, card, moved = s.owner, s.kind, s.loc, s.card, s.moves
     seen: set[tuple[int, int]] = set()
     out: list[Move] = []
-    for f in range(len(loc)):
+    index = figures.by_location(s)
+    # the provinces in turn (the Moves are sorted at the end; with ``first``, any will do)
+    for f in [f for p in range(8) for f in index.get(p, ())]:
         src = loc[f]
-        if owner[f] != seat or not 0 <= src < 8:
+        if owner[f] != seat:
             continue
         k = kind[f]
         if (k == STRONGHOLD and not turtle) or (context == M_MARSHAL and moved[f]):
@@ -537,9 +539,10 @@ def _betray_targets(s: State, seat: int, first: bool = False) -> list[Replace]:
     shintos = [w for w in mine if w == SHINTO or (w in monsters and _komainu(w))]
     seen: set[tuple[int, int, int]] = set()
     out: list[Replace] = []
-    for f, loc in enumerate(s.loc):
-        if loc < 0 or loc >= SHRINE + 4:  # in a Reserve or hostage: no target (the most pieces)
-            continue
+    index = figures.by_location(s)
+    # the Map and the shrines in turn, not the Reserves or hostages (the targets are sorted at
+    # the end; with ``first``, any will do)
+    for loc, f in [(at, f) for at in range(SHRINE + 4) for f in index.get(at, ())]:
         on_map = loc < 8
         on_shrine = not on_map
         owner = s.owner[f]

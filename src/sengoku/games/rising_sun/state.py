@@ -156,6 +156,7 @@ class State:
         "honor",
         "kind",
         "loc",
+        "loc_index",
         "moves",
         "mt_announced",
         "mt_by",
@@ -206,6 +207,9 @@ class State:
     kind: list[int]
     card: list[int]
     loc: list[int]
+    #: the pieces at each location, and the ``loc`` they were found in
+    #: (:func:`.figures.by_location`, which works them out again once ``loc`` differs)
+    loc_index: tuple[list[int], dict[int, list[int]]] | None
     moves: list[int]
     owned: list[list[int]]
     display: list[int]
@@ -273,6 +277,7 @@ class State:
         s.kind = self.kind.copy()
         s.card = self.card.copy()
         s.loc = self.loc.copy()
+        s.loc_index = self.loc_index  # read only, and checked against ``loc`` at each use
         s.moves = self.moves.copy()
         s.owned = [o.copy() for o in self.owned]
         s.display = self.display.copy()
@@ -342,6 +347,7 @@ def blank_state(players: int, options: RisingSunOptions, settings: Settings, boa
     s.kind = []
     s.card = []
     s.loc = []
+    s.loc_index = None
     s.moves = []
     s.owned = [[] for _ in range(players)]
     s.display = []
