@@ -333,6 +333,41 @@ def test_determinize_agrees_with_the_view_and_plays_on(
     random_walk(name, players, options, 1, check)
 
 
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_apply_quietly_changes_the_state_as_apply_does(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """A search's quiet apply (no log) leaves the very state and chance that apply leaves:
+    the same views after it, and the same random game played on from there."""
+    marks = set(sorted(checkpoints(name, players, options, 1))[::5])
+    game = get_game(name)
+
+    def check(match: Match, step: int) -> None:
+        if step not in marks:
+            return
+        runs = []
+        for quiet in (False, True):
+            state, rng, chooser = game.clone(match.state), Rng(step), Rng(step + 1)
+            trail: list[Any] = []
+            while to_act := game.to_act(state):
+                seat = to_act[0]
+                action = chooser.choice(game.legal_actions(state, seat))
+                if quiet:
+                    game.apply_quietly(state, seat, action, rng)
+                else:
+                    game.apply(state, seat, action, rng)
+                if not trail:
+                    trail.append([game.view(state, s) for s in [None, *range(players)]])
+                trail.append([str(action), rng.getstate()])
+            outcome = game.outcome(state)
+            assert outcome is not None
+            trail.append([game.view(state, s) for s in [None, *range(players)]])
+            runs.append(json.dumps([trail, outcome.to_json()], sort_keys=True))
+        assert runs[0] == runs[1], f"step {step}: apply_quietly and apply part"
+
+    random_walk(name, players, options, 1, check)
+
+
 def played_out(sample: Match, step: int) -> str:
     """A sampled match told apart from others: its views, legal actions and chance, and the
     random game played on from it (which meets the hidden order of its decks); plays it."""

@@ -352,5 +352,5 @@ class ISMCTSAgent(Agent):
                 action = game.policy(state, seat, legal, rng)
             if action is None:
                 action = legal[rng.randbelow(len(legal))]
-            game.apply(state, seat, action, rng)
+            game.apply_quietly(state, seat, action, rng)
             steps += 1

@@ -164,6 +164,12 @@ class Game(ABC, Generic[S, A]):
         ``apply`` must not fail for such an action. Draw chance only from ``rng``.
         """
 
+    def apply_quietly(self, state: S, seat: int, action: A, rng: Rng) -> None:
+        """:meth:`apply` for a search's playout, which throws the log away: a game may skip
+        making its log lines here, but must change the state and draw from ``rng`` exactly as
+        :meth:`apply` does (the conformance suite checks it). By default :meth:`apply`."""
+        self.apply(state, seat, action, rng)
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """``None`` until the game is over, then its :class:`Outcome`."""

@@ -81,6 +81,12 @@ def _unset(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     raise AssertionError("a decision without an apply function")
 
 
+#: The log a search's playout passes (:meth:`.rules.RisingSun.apply_quietly`): nobody reads
+#: its lines, so the busiest handlers skip making them (``if log is not QUIET``), and what the
+#: others add is dropped after each action.
+QUIET: Log = []
+
+
 def push(s: State, *tasks: tuple[int, ...]) -> None:
     """Put ``tasks`` on top of the agenda so that they run next, in the order given."""
     s.agenda.extend(reversed(tasks))

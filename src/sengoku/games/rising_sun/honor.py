@@ -17,7 +17,7 @@ from sengoku.core.messages import Arg, Items
 
 from . import cards, terms
 from .data import load_data
-from .engine import Log, task
+from .engine import QUIET, Log, task
 from .state import WINTER, State
 from .terms import (
     HONOR_SEP,
@@ -234,7 +234,7 @@ def _gain(
         open_event(s)
     counts[seat] += n
     marks[seat] = True
-    if key:
+    if key and log is not QUIET:
         log.append(public(log_line(key, c=who(s, seat), n=n, **args)))
     if alone:
         close_event(s, log)

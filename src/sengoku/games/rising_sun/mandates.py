@@ -32,7 +32,7 @@ from .actions import (
 )
 from .cards import CARDS
 from .data import load_data
-from .engine import Log, applies, ask, decision, push, task
+from .engine import QUIET, Log, applies, ask, decision, push, task
 from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, who
 from .state import (
     BETRAY,
@@ -142,7 +142,9 @@ def _keep_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.deck = pool + s.deck
     s.drawn = []
     c, m = who(s, seat), mandate_term(kept)
-    if pool:
+    if log is QUIET:
+        pass
+    elif pool:
         back = items([mandate_term(x) for x in pool])
         log.append(private(log_line("keeps", c=c, m=m, x=back), seat))
     else:
@@ -317,7 +319,8 @@ def _recruit_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None
     f = reserve_piece(s, seat, action.what)
     s.loc[f] = SHRINE + s.shrines.index(action.kami) if action.kami >= 0 else p
     s.summoned += 1
-    log.append(public(summon_line(s, seat, action)))
+    if log is not QUIET:
+        log.append(public(summon_line(s, seat, action)))
     push(s, (T_ENTER, f), (T_RECRUIT_ASK, seat))
 
 
@@ -485,8 +488,9 @@ def _buy_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.coins[seat] -= cost
     s.display.remove(action.card)
     s.owned[seat].append(action.card)
-    line = log_line(counted("buys", cost), c=who(s, seat), d=card_term(action.card), n=cost)
-    log.append(public(line))
+    if log is not QUIET:
+        line = log_line(counted("buys", cost), c=who(s, seat), d=card_term(action.card), n=cost)
+        log.append(public(line))
     tasks: list[tuple[int, ...]] = [(T_BENEVOLENCE_ASK, seat, cost)]
     if card.type == "monster":
         figures.new_piece(s, seat, MONSTER, action.card, RESERVE)

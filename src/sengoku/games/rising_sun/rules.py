@@ -27,7 +27,7 @@ from sengoku.games.catalog import catalog as read_catalog
 from . import encoding, heuristic, honor, kami, mandates, season, summons, tea, views, war, winter
 from .actions import COIN, RONIN, Give, RisingSunAction, describe
 from .data import describe_edges, load_data
-from .engine import DECISIONS, run
+from .engine import DECISIONS, QUIET, Log, run
 from .options import RisingSunOptions
 from .state import D_BID, DECISION_NAMES, POLITICAL, TEA, State
 from .terms import SCOPE, log_line
@@ -123,13 +123,12 @@ class RisingSun(Game[State, RisingSunAction]):
         self, state: State, seat: int, action: RisingSunAction, rng: Rng
     ) -> Sequence[LogEntry]:
         log: list[LogEntry] = []
-        if isinstance(action, Give) and action.purpose in (COIN, RONIN):
-            _give(state, seat, action, log)
-            return log
-        assert state.pending is not None
-        DECISIONS[state.pending[0]].apply(state, rng, log, seat, action)
-        run(state, rng, log)
+        _carry_out(state, seat, action, rng, log)
         return log
+
+    def apply_quietly(self, state: State, seat: int, action: RisingSunAction, rng: Rng) -> None:
+        _carry_out(state, seat, action, rng, QUIET)
+        QUIET.clear()  # what the quieter handlers still said
 
     def outcome(self, state: State) -> Outcome | None:
         return None if state.final is None else winter.outcome_of(state)
@@ -238,6 +237,15 @@ def _gifts(s: State, seat: int) -> list[Any]:
         if s.ronin[seat]:
             out.append(_GIFTS[RONIN, s.clan[q]])
     return out
+
+
+def _carry_out(s: State, seat: int, action: RisingSunAction, rng: Rng, log: Log) -> None:
+    if isinstance(action, Give) and action.purpose in (COIN, RONIN):
+        _give(s, seat, action, log)
+        return
+    assert s.pending is not None
+    DECISIONS[s.pending[0]].apply(s, rng, log, seat, action)
+    run(s, rng, log)
 
 
 def _give(s: State, seat: int, action: Give, log: list[LogEntry]) -> None:

@@ -35,7 +35,7 @@ from .actions import (
     choice,
 )
 from .cards import CARDS
-from .engine import Log, applies, ask, decision, push, task
+from .engine import QUIET, Log, applies, ask, decision, push, task
 from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, who
 from .mandates import T_MOVE_ASK
 from .options import KoiCoins, WonWithFigure
@@ -205,12 +205,15 @@ def _begin_battle(s: State, p: int, here: list[int], log: Log) -> None:
     s.b_adv = [-1] * len(ADVANTAGE_NAMES)
     s.b_force = []
     s.b_taken = []
-    force = figures.forces(s, p, True, here)
-    sides = [
-        log_line(counted("side", s.coins[q]), c=who(s, q), n=force[q], n2=s.coins[q], n3=s.ronin[q])
-        for q in here
-    ]
-    log.append(public(log_line("battle", n=s.war_next, p=province(p), x=items(sides))))
+    if log is not QUIET:
+        force = figures.forces(s, p, True, here)
+        sides = [
+            log_line(
+                counted("side", s.coins[q]), c=who(s, q), n=force[q], n2=s.coins[q], n3=s.ronin[q]
+            )
+            for q in here
+        ]
+        log.append(public(log_line("battle", n=s.war_next, p=province(p), x=items(sides))))
     ask(s, D_BID)
 
 
@@ -235,8 +238,9 @@ def _bid_legal(s: State, seat: int) -> list[Any]:
 @applies(D_BID)
 def _bid_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
     s.bids[seat].append(action.coins)
-    line = log_line("bids", c=who(s, seat), n=action.coins, a=advantage(action.advantage))
-    log.append(private(line, seat))
+    if log is not QUIET:
+        line = log_line("bids", c=who(s, seat), n=action.coins, a=advantage(action.advantage))
+        log.append(private(line, seat))
     if len(s.bids[seat]) == len(ADVANTAGE_NAMES):
         s.bid_done[seat] = True
     if bidders(s):
@@ -246,12 +250,15 @@ def _bid_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> None:
 
 
 def _reveal(s: State, log: Log) -> None:
-    parts = []
     for q in s.b_part:
         s.coins[q] -= sum(s.bids[q])
-        parts.append(log_line("clan_bids", c=who(s, q), x=Items(tuple(s.bids[q]), SLASH_SEP)))
-    names = Items(tuple(advantage(a) for a in range(len(ADVANTAGE_NAMES))), SLASH_SEP)
-    log.append(public(log_line("bids_shown", x=names, x2=items(parts))))
+    if log is not QUIET:
+        parts = [
+            log_line("clan_bids", c=who(s, q), x=Items(tuple(s.bids[q]), SLASH_SEP))
+            for q in s.b_part
+        ]
+        names = Items(tuple(advantage(a) for a in range(len(ADVANTAGE_NAMES))), SLASH_SEP)
+        log.append(public(log_line("bids_shown", x=names, x2=items(parts))))
     tasks: list[tuple[int, ...]] = []
     for a in (SEPPUKU, TAKE_HOSTAGE, HIRE_RONIN):
         tasks += [(T_EVENT_OPEN,), (T_ADVANTAGE, a), (T_EVENT_CLOSE,)]
@@ -282,17 +289,21 @@ def _advantage(s: State, rng: Rng, log: Log, a: int) -> None:
     p = s.b_prov
     w = advantage_winner(s, a)
     s.b_adv[a] = w
+    said = log is not QUIET
     if w < 0:
-        log.append(public(log_line("nobody_wins", a=advantage(a))))
+        if said:
+            log.append(public(log_line("nobody_wins", a=advantage(a))))
         return
     if a == SEPPUKU:
         if figures.figures_in(s, w, p):
-            log.append(public(_won(s, a, w, "wins_advantage")))
+            if said:
+                log.append(public(_won(s, a, w, "wins_advantage")))
             ask(s, D_SEPPUKU, w)
-        else:
+        elif said:
             log.append(public(_won(s, a, w, "wins_seppuku_alone")))
     elif a == TAKE_HOSTAGE:
-        log.append(public(_won(s, a, w, "wins_advantage")))
+        if said:
+            log.append(public(_won(s, a, w, "wins_advantage")))
         _hostage_ask(s, w, 1 + cards.total(s, w, "extra_hostage", "hostages"))
     elif a == HIRE_RONIN:
         hired = s.ronin[w]
@@ -302,10 +313,12 @@ def _advantage(s: State, rng: Rng, log: Log, a: int) -> None:
                 coins = s.b_start_coins[w]
             hired += coins
         s.b_hired[w] = hired
-        log.append(public(_won(s, a, w, "wins_ronin", n2=hired)))
+        if said:
+            log.append(public(_won(s, a, w, "wins_ronin", n2=hired)))
     else:
-        died = "wins_poets_1" if s.b_killed == 1 else "wins_poets_n"
-        log.append(public(_won(s, a, w, died, n2=s.b_killed)))
+        if said:
+            died = "wins_poets_1" if s.b_killed == 1 else "wins_poets_n"
+            log.append(public(_won(s, a, w, died, n2=s.b_killed)))
         honor.gain_vp(s, w, s.b_killed, log, "vp_poets")
 
 
