@@ -19,6 +19,7 @@ from .honor import name, who
 from .state import (
     BUSHI,
     DAIMYO,
+    HOSTAGE,
     MONSTER,
     MONSTER_BASE,
     RESERVE,
@@ -77,7 +78,7 @@ def first(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> 
     kind = MONSTER if piece >= MONSTER_BASE else piece
     card = piece - MONSTER_BASE if piece >= MONSTER_BASE else -1
     owners, kinds, cards_, moves = s.owner, s.kind, s.card, s.moves
-    for f in by_location(s).get(loc, ()):
+    for f in by_location(s)[loc]:
         if (
             owners[f] == owner
             and kinds[f] == kind
@@ -88,10 +89,15 @@ def first(s: State, owner: int, piece: int, loc: int, unmoved: bool = False) -> 
     return -1
 
 
-def by_location(s: State) -> dict[int, list[int]]:
-    """The pieces at each location (a province, the Reserve, a shrine, ...), each list in
-    piece order: worked out once for an arrangement of the pieces and kept on the state
-    while ``s.loc`` stays the same (copies of the state share it). Read it, never change it.
+#: Locations: the provinces, the shrines, a hostage place per seat (5 at most), the Reserve.
+_LOCATIONS = HOSTAGE + 5 + 1
+
+
+def by_location(s: State) -> list[list[int]]:
+    """The pieces at each location, indexed by the location (a province, a shrine, a hostage
+    place; the Reserve, -1, is the last list), each list in piece order: worked out once for
+    an arrangement of the pieces and kept on the state while ``s.loc`` stays the same (copies
+    of the state share it). Read it, never change it.
 
     >>> from sengoku.core import Rng
     >>> from .rules import RisingSun
@@ -105,13 +111,9 @@ def by_location(s: State) -> dict[int, list[int]]:
     kept = s.loc_index
     if kept is not None and kept[0] == s.loc:
         return kept[1]
-    index: dict[int, list[int]] = {}
+    index: list[list[int]] = [[] for _ in range(_LOCATIONS)]
     for f, where in enumerate(s.loc):
-        got = index.get(where)
-        if got is None:
-            index[where] = [f]
-        else:
-            got.append(f)
+        index[where].append(f)
     s.loc_index = (s.loc.copy(), index)
     return index
 
@@ -138,22 +140,18 @@ def gives_force(s: State, f: int) -> bool:
 
 def at(s: State, loc: int) -> list[int]:
     """The pieces at ``loc``."""
-    return list(by_location(s).get(loc, ()))
+    return list(by_location(s)[loc])
 
 
 def reserve_of(s: State, seat: int) -> list[int]:
     """``seat``'s figures in its Reserve (Strongholds excluded)."""
     owner, kind = s.owner, s.kind
-    return [
-        f for f in by_location(s).get(RESERVE, ()) if owner[f] == seat and kind[f] != STRONGHOLD
-    ]
+    return [f for f in by_location(s)[RESERVE] if owner[f] == seat and kind[f] != STRONGHOLD]
 
 
 def strongholds_in_reserve(s: State, seat: int) -> int:
     owner, kind = s.owner, s.kind
-    return sum(
-        1 for f in by_location(s).get(RESERVE, ()) if owner[f] == seat and kind[f] == STRONGHOLD
-    )
+    return sum(1 for f in by_location(s)[RESERVE] if owner[f] == seat and kind[f] == STRONGHOLD)
 
 
 def stronghold_provinces(s: State, seat: int) -> list[int]:
@@ -163,7 +161,7 @@ def stronghold_provinces(s: State, seat: int) -> list[int]:
     return [
         p
         for p in range(N_PROVINCES)
-        if any(owner[f] == seat and kind[f] == STRONGHOLD for f in index.get(p, ()))
+        if any(owner[f] == seat and kind[f] == STRONGHOLD for f in index[p])
     ]
 
 
@@ -187,13 +185,13 @@ def present_here(s: State, here: list[int]) -> list[int]:
 def by_province(s: State) -> list[list[int]]:
     """The pieces in each province of the Map (as :func:`at` lists them)."""
     index = by_location(s)
-    return [list(index.get(p, ())) for p in range(8)]  # N_PROVINCES
+    return [list(index[p]) for p in range(8)]  # N_PROVINCES
 
 
 def figures_in(s: State, seat: int, p: int) -> list[int]:
     """``seat``'s figures (not Strongholds) in province ``p``."""
     owner, kind = s.owner, s.kind
-    return [f for f in by_location(s).get(p, ()) if owner[f] == seat and kind[f] != STRONGHOLD]
+    return [f for f in by_location(s)[p] if owner[f] == seat and kind[f] != STRONGHOLD]
 
 
 def force_of(s: State, f: int, among: list[int], war: bool) -> int:
@@ -284,7 +282,7 @@ def shrine_force(s: State, slot: int) -> list[int]:
     """Each seat's Force on a shrine: 1 per Shinto (or Komainu) worshipping there (§6.3)."""
     out = [0] * s.players
     owner = s.owner
-    for f in by_location(s).get(SHRINE + slot, ()):
+    for f in by_location(s)[SHRINE + slot]:
         out[owner[f]] += 1
     return out
 

@@ -165,7 +165,7 @@ class _Counts:
         kind = s.kind
         card = s.card
         index = figures.by_location(s)
-        for f in index.get(RESERVE, ()):
+        for f in index[RESERVE]:
             if kind[f] == STRONGHOLD:
                 reserve_strongholds[owner[f]] += 1
             else:
@@ -173,7 +173,7 @@ class _Counts:
                 if kind[f] == DAIMYO and card[f] == -1:
                     reserve_daimyo[owner[f]] += 1
         for p in range(N_PROVINCES):
-            for f in index.get(p, ()):
+            for f in index[p]:
                 k = kind[f]
                 if k == STRONGHOLD:
                     strongholds[owner[f]] += 1
@@ -181,7 +181,7 @@ class _Counts:
                     bushi_on_map[owner[f]] += 1
         for slot in range(HOSTAGE - SHRINE):
             force = shrines[slot]
-            for f in index.get(SHRINE + slot, ()):
+            for f in index[SHRINE + slot]:
                 force[owner[f]] += 1
 
 

@@ -278,7 +278,7 @@ def _recruit_provinces(s: State, seat: int) -> list[int]:
 def _reserve_types(s: State, seat: int) -> list[int]:
     owner, kind, card = s.owner, s.kind, s.card
     types: set[int] = set()
-    for f in figures.by_location(s).get(RESERVE, ()):
+    for f in figures.by_location(s)[RESERVE]:
         if owner[f] == seat:
             k = kind[f]
             if k != STRONGHOLD:
@@ -356,7 +356,7 @@ def _moves(s: State, seat: int, context: int, first: bool = False) -> list[Move]
     out: list[Move] = []
     index = figures.by_location(s)
     # the provinces in turn (the Moves are sorted at the end; with ``first``, any will do)
-    for f in [f for p in range(8) for f in index.get(p, ())]:
+    for f in [f for p in range(8) for f in index[p]]:
         src = loc[f]
         if owner[f] != seat:
             continue
@@ -546,7 +546,7 @@ def _betray_targets(s: State, seat: int, first: bool = False) -> list[Replace]:
     index = figures.by_location(s)
     # the Map and the shrines in turn, not the Reserves or hostages (the targets are sorted at
     # the end; with ``first``, any will do)
-    for loc, f in [(at, f) for at in range(SHRINE + 4) for f in index.get(at, ())]:
+    for loc, f in [(at, f) for at in range(SHRINE + 4) for f in index[at]]:
         on_map = loc < 8
         on_shrine = not on_map
         owner = s.owner[f]

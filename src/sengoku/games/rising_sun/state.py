@@ -209,7 +209,7 @@ class State:
     loc: list[int]
     #: the pieces at each location, and the ``loc`` they were found in
     #: (:func:`.figures.by_location`, which works them out again once ``loc`` differs)
-    loc_index: tuple[list[int], dict[int, list[int]]] | None
+    loc_index: tuple[list[int], list[list[int]]] | None
     moves: list[int]
     owned: list[list[int]]
     display: list[int]
