@@ -182,12 +182,6 @@ def present_here(s: State, here: list[int]) -> list[int]:
     return [q for q in range(s.players) if seen[q]]
 
 
-def by_province(s: State) -> list[list[int]]:
-    """The pieces in each province of the Map (as :func:`at` lists them)."""
-    index = by_location(s)
-    return [list(index[p]) for p in range(8)]  # N_PROVINCES
-
-
 def figures_in(s: State, seat: int, p: int) -> list[int]:
     """``seat``'s figures (not Strongholds) in province ``p``."""
     owner, kind = s.owner, s.kind

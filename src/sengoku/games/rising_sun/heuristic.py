@@ -244,10 +244,11 @@ class _Now:
         return got
 
     def here(self) -> list[list[int]]:
-        """The pieces in each province."""
+        """The pieces at each location, by location (:func:`.figures.by_location`): index
+        it by province. Read only."""
         got = self._here
         if got is None:
-            got = self._here = figures.by_province(self.s)
+            got = self._here = figures.by_location(self.s)
         return got
 
     def force(self, p: int) -> list[int]:
@@ -1434,7 +1435,7 @@ def score_estimate(s: State) -> list[float]:
     left = wars_left(s)
     force: list[list[int]] = []
     if left:
-        here = figures.by_province(s)
+        here = figures.by_location(s)
         war = s.phase == WAR
         force = [figures.forces_here(s, here[p], war) for p in left]
     return _score_estimate(s, left, force)
