@@ -14,6 +14,9 @@ machine that slows down meanwhile slows both), and the script prints each versio
 CPU per decision (the median over rounds of each point, then over points), the ratio, and how
 many decisions came out the same: an optimisation that must not change the search's choices
 shows all of them the same. Without ``--base`` it measures the working tree only.
+``--uncapped`` lifts a search level's time limit: its limit is wall time, so on a loaded
+machine it cuts the searches of both versions short and hides which is faster; uncapped, each
+decision runs the level's whole iteration budget.
 ``--base`` may also name a folder holding a ``sengoku`` package, and ``SENGOKU_SRC`` the one
 measured as "this": ``SENGOKU_SRC=build/compiled python benchmarks/decision_cpu.py --game
 shogun --base src`` sets the compiled build (``tools/compile.py``) against the pure package.
@@ -35,9 +38,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def decide(game: str, players: int, agent: str, games: int, seed: int, points: int) -> list[Any]:
+def decide(
+    game: str, players: int, agent: str, games: int, seed: int, points: int, uncapped: bool
+) -> list[Any]:
     """[cpu seconds, notation of the choice] at each decision point (in this process's
-    ``sengoku``)."""
+    ``sengoku``); ``uncapped``: a search level without its time limit."""
     from sengoku.ai import make_agent
     from sengoku.core import new_match
 
@@ -55,6 +60,8 @@ def decide(game: str, players: int, agent: str, games: int, seed: int, points: i
         stride = max(1, len(chosen) // points)
         for k, (point, seat) in enumerate(chosen[::stride][:points]):
             bot = make_agent(agent, 1000 * g + k)
+            if uncapped and hasattr(bot, "time_limit"):
+                bot.time_limit = None
             view, legal = point.view(seat), point.legal_actions(seat)
             start = time.process_time()
             action = bot.choose(view, legal)
@@ -67,6 +74,7 @@ def run_version(src: Path, args: argparse.Namespace) -> list[Any]:
     command = [sys.executable, __file__, "--worker", "--game", args.game, "--agent", args.agent]
     command += ["--players", str(args.players), "--games", str(args.games)]
     command += ["--seed", str(args.seed), "--points", str(args.points)]
+    command += ["--uncapped"] if args.uncapped else []
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
     return json.loads(done.stdout)
@@ -82,10 +90,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--base", help="git revision to compare with")
+    parser.add_argument(
+        "--uncapped",
+        action="store_true",
+        help="search levels without their time limit: the CPU their whole iteration budget "
+        "takes (on a slow machine the limit, in wall time, cuts the searches short and so "
+        "evens out the versions)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        found = decide(args.game, args.players, args.agent, args.games, args.seed, args.points)
+        found = decide(
+            args.game, args.players, args.agent, args.games, args.seed, args.points, args.uncapped
+        )
         print(json.dumps(found))
         return
     versions = {"this": Path(os.environ.get("SENGOKU_SRC", ROOT / "src"))}
