@@ -350,7 +350,8 @@ def _multisets(remaining: tuple[int, ...], k: int) -> tuple[list[float], list[li
     power that turns a uniform random number into its key of a weighted random order (1 over
     the number of ways a fair shuffle draws it): the greater ``take`` of each kind first.
     Kinds from which too few tiles are left to complete a multiset are not tried. Worked out
-    once per distinct ``remaining``, as every determinization of a position asks the same.
+    once per distinct ``remaining``, as every determinization of a position asks the same
+    (so the lists are shared: read them, never change them).
 
     >>> _multisets((2, 1), 2)
     ([1.0, 0.5], [[0, 0], [0, 1]])
