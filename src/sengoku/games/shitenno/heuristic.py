@@ -599,12 +599,24 @@ def _control(s: State, seat: int, legal: Sequence[ShitennoAction]) -> ShitennoAc
     best: ShitennoAction | None = None
     best_net = 0.0
     kamon_cost = 0.0 if s.kamons[seat] > PLACEMENTS * _odd_years_left(s) else KAMON_COST
-    for a in legal:
-        if isinstance(a, Target):
-            net = _place_gain(s, seat, a.province) - _cheapest(s, seat, a.province, uv)
-            net -= kamon_cost
-            if net > best_net:
-                best, best_net = a, net
+    # the placement with the greatest net worth, the first offered among equals; the greatest
+    # gains are priced first, since no payment costs less than nothing: a province whose
+    # gain cannot beat the best net so far needs no search of its payments
+    targets = [
+        (-_place_gain(s, seat, a.province), k, a)
+        for k, a in enumerate(legal)
+        if isinstance(a, Target)
+    ]
+    targets.sort()
+    first = len(legal)  # the best one's place in ``legal``
+    for minus_gain, k, a in targets:
+        top = -minus_gain - kamon_cost
+        if top < best_net or (top == best_net and k > first):
+            continue
+        net = -minus_gain - _cheapest(s, seat, a.province, uv)
+        net -= kamon_cost
+        if net > best_net or (net == best_net and best is not None and k < first):
+            best, best_net, first = a, net, k
     if best is not None:
         return best
     flips = [a for a in legal if isinstance(a, Flip)]
