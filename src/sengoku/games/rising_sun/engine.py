@@ -100,6 +100,8 @@ def ask(s: State, *pending: int) -> None:
 def run(s: State, rng: Rng, log: Log) -> None:
     """Run tasks until a decision is pending or the agenda is empty (the game is over)."""
     agenda = s.agenda
+    pop = agenda.pop
+    handlers = HANDLERS
     while s.pending is None and agenda:
-        task = agenda.pop()
-        HANDLERS[task[0]](s, rng, log, *task[1:])
+        task = pop()
+        handlers[task[0]](s, rng, log, *task[1:])

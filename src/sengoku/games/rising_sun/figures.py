@@ -158,11 +158,13 @@ def stronghold_provinces(s: State, seat: int) -> list[int]:
     """The provinces holding at least one of ``seat``'s Strongholds, sorted."""
     index = by_location(s)
     owner, kind = s.owner, s.kind
-    return [
-        p
-        for p in range(N_PROVINCES)
-        if any(owner[f] == seat and kind[f] == STRONGHOLD for f in index[p])
-    ]
+    out = []
+    for p in range(N_PROVINCES):
+        for f in index[p]:
+            if owner[f] == seat and kind[f] == STRONGHOLD:
+                out.append(p)
+                break
+    return out
 
 
 def present(s: State, p: int) -> list[int]:
