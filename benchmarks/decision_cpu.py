@@ -32,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,27 @@ def run_version(src: Path, args: argparse.Namespace) -> list[Any]:
     return json.loads(done.stdout)
 
 
+@contextmanager
+def versions_of(base: str | None) -> Iterator[dict[str, Path]]:
+    """The package folders to measure, by name: ``this`` (``SENGOKU_SRC``, by default
+    ``src``), and with ``base`` also ``base``: a package folder (``src``, ``build/compiled``),
+    or a git revision checked out in a temporary worktree for as long as the block runs."""
+    this = Path(os.environ.get("SENGOKU_SRC", ROOT / "src")).resolve()
+    if not base:
+        yield {"this": this}
+    elif Path(base).is_dir():
+        yield {"base": Path(base).resolve(), "this": this}
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            tree = Path(tmp) / "base"
+            git = ["git", "-C", str(ROOT), "worktree"]
+            subprocess.run([*git, "add", "-q", "--detach", str(tree), base], check=True)
+            try:
+                yield {"base": tree / "src", "this": this}
+            finally:
+                subprocess.run([*git, "remove", "--force", str(tree)], check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
@@ -105,30 +128,12 @@ def main() -> None:
         )
         print(json.dumps(found))
         return
-    versions = {"this": Path(os.environ.get("SENGOKU_SRC", ROOT / "src"))}
-    tree: Path | None = None  # a worktree of --base made here
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.base and Path(args.base).is_dir():  # a package folder: src, build/compiled
-            versions = {"base": Path(args.base).resolve(), **versions}
-        elif args.base:
-            tree = Path(tmp) / "base"
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), args.base],
-                check=True,
-            )
-            versions = {"base": tree / "src", **versions}
-        try:
-            runs: dict[str, list[list[Any]]] = {name: [] for name in versions}
-            for r in range(args.rounds):
-                order = list(versions) if r % 2 == 0 else list(reversed(versions))
-                for name in order:
-                    runs[name].append(run_version(versions[name], args))
-        finally:
-            if tree is not None:
-                subprocess.run(
-                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                    check=True,
-                )
+    with versions_of(args.base) as versions:
+        runs: dict[str, list[list[Any]]] = {name: [] for name in versions}
+        for r in range(args.rounds):
+            order = list(versions) if r % 2 == 0 else list(reversed(versions))
+            for name in order:
+                runs[name].append(run_version(versions[name], args))
     medians: dict[str, float] = {}
     for name, rounds in runs.items():
         per_point = [statistics.median(r[i][0] for r in rounds) for i in range(len(rounds[0]))]

@@ -12,7 +12,8 @@ level's (``--agent``, default ``hard``) without its time limit and with ``--iter
 iterations (default 30: under valgrind Python runs about 50 times slower). The instructions of
 setting up the points are counted in a run without the searches and taken off.
 
-The ratio of two counts only predicts the ratio of CPU times (cache misses and mispredicted
+Two copies of the same code count within about 1% of each other (their paths differ). The
+ratio of two counts only predicts the ratio of CPU times (cache misses and mispredicted
 branches cost time and are not counted), so report it beside ``decision_cpu.py``'s CPU time.
 ``--base`` takes a git revision (checked out in a temporary worktree) or a package folder, as in
 ``decision_cpu.py``. Needs valgrind (``apt-get install valgrind``).
@@ -25,12 +26,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from decision_cpu import versions_of
 
 
 def work(args: argparse.Namespace) -> None:
@@ -96,35 +96,12 @@ def main() -> None:
     if args.worker:
         work(args)
         return
-    versions = {"this": Path(os.environ.get("SENGOKU_SRC", ROOT / "src")).resolve()}
-    with tempfile.TemporaryDirectory() as tmp:
-        tree: Path | None = None
-        if args.base and Path(args.base).is_dir():
-            versions = {"base": Path(args.base).resolve(), **versions}
-        elif args.base:
-            tree = Path(tmp) / "base"
-            subprocess.run(
-                ["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), args.base],
-                check=True,
-            )
-            versions = {"base": tree / "src", **versions}
-        try:
-            start = time.monotonic()
-            runs = [(name, setup) for name in versions for setup in (True, False)]
-            with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-                counted = dict(
-                    zip(
-                        runs,
-                        pool.map(lambda run: count(versions[run[0]], args, run[1]), runs),
-                        strict=True,
-                    )
-                )
-        finally:
-            if tree is not None:
-                subprocess.run(
-                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                    check=True,
-                )
+    start = time.monotonic()
+    with versions_of(args.base) as versions:
+        runs = [(name, setup) for name in versions for setup in (True, False)]
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            counts = pool.map(lambda run: count(versions[run[0]], args, run[1]), runs)
+            counted = dict(zip(runs, counts, strict=True))
     searches = {}
     for name in versions:
         (setup, _), (whole, chosen) = counted[name, True], counted[name, False]
