@@ -97,6 +97,22 @@ def ask(s: State, *pending: int) -> None:
     s.pending = tuple(pending)
 
 
+def ask_with(s: State, found: Any, *pending: int) -> None:
+    """:func:`ask`, keeping what the asking task ``found`` out for the decision's legal
+    actions (read back with :func:`found_for`) until the next action."""
+    s.pending = tuple(pending)
+    s.asked = (s.pending, found)
+
+
+def found_for(s: State) -> Any | None:
+    """What the task that asked the pending decision kept for it (:func:`ask_with`), or
+    ``None``: the legal actions work it out again."""
+    asked = s.asked
+    if asked is not None and asked[0] is s.pending:
+        return asked[1]
+    return None
+
+
 def run(s: State, rng: Rng, log: Log) -> None:
     """Run tasks until a decision is pending or the agenda is empty (the game is over)."""
     agenda = s.agenda

@@ -32,7 +32,7 @@ from .actions import (
 )
 from .cards import CARDS
 from .data import load_data
-from .engine import QUIET, Log, applies, ask, decision, push, task
+from .engine import QUIET, Log, applies, ask, ask_with, decision, found_for, push, task
 from .honor import T_EVENT_CLOSE, T_EVENT_OPEN, who
 from .state import (
     BETRAY,
@@ -288,17 +288,20 @@ def _reserve_types(s: State, seat: int) -> list[int]:
 
 @task(T_RECRUIT_ASK)
 def _recruit_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
-    if _recruit_provinces(s, seat) and _reserve_types(s, seat):
-        ask(s, D_RECRUIT, seat)
+    provinces = _recruit_provinces(s, seat)
+    types = _reserve_types(s, seat) if provinces else []
+    if types:
+        ask_with(s, (provinces, types), D_RECRUIT, seat)
     elif s.summoned:
         push(s, (T_AFTER_SUMMON, seat))
 
 
 @decision(D_RECRUIT)
 def _recruit_legal(s: State, seat: int) -> list[Any]:
-    provinces = _recruit_provinces(s, seat)
+    found = found_for(s)
+    provinces, types = found or (_recruit_provinces(s, seat), _reserve_types(s, seat))
     out: list[Any] = []
-    for what in _reserve_types(s, seat):
+    for what in types:
         out += summon_options(s, seat, what, provinces)
     out.append(END_RECRUIT)
     return out
@@ -381,14 +384,16 @@ def _moves(s: State, seat: int, context: int, first: bool = False) -> list[Move]
 
 @task(T_MOVE_ASK)
 def _move_ask(s: State, rng: Rng, log: Log, seat: int, context: int, left: int) -> None:
-    if left != 0 and _moves(s, seat, context, first=True):
-        ask(s, D_MOVE, seat, context, left)
+    if left != 0:
+        moves = _moves(s, seat, context)
+        if moves:
+            ask_with(s, moves, D_MOVE, seat, context, left)
 
 
 @decision(D_MOVE)
 def _move_legal(s: State, seat: int) -> list[Any]:
     _, _, context, _ = s.pending or ()
-    return [*_moves(s, seat, context), END_MOVES]
+    return [*(found_for(s) or _moves(s, seat, context)), END_MOVES]
 
 
 @applies(D_MOVE)
@@ -466,14 +471,15 @@ def _affordable(s: State, seat: int, discount: int) -> list[int]:
 
 @task(T_TRAIN_ASK)
 def _train_ask(s: State, rng: Rng, log: Log, seat: int, discount: int) -> None:
-    if _affordable(s, seat, discount):
-        ask(s, D_BUY, seat, discount)
+    cards_ = _affordable(s, seat, discount)
+    if cards_:
+        ask_with(s, cards_, D_BUY, seat, discount)
 
 
 @decision(D_BUY)
 def _buy_legal(s: State, seat: int) -> list[Any]:
     _, _, discount = s.pending or ()
-    return [*(Buy(c) for c in _affordable(s, seat, discount)), BUY_NOTHING]
+    return [*(Buy(c) for c in found_for(s) or _affordable(s, seat, discount)), BUY_NOTHING]
 
 
 @applies(D_BUY)
@@ -585,13 +591,14 @@ def _komainu(what: int) -> bool:
 
 @task(T_BETRAY_ASK)
 def _betray_ask(s: State, rng: Rng, log: Log, seat: int) -> None:
-    if _betray_targets(s, seat, first=True):
-        ask(s, D_BETRAY, seat)
+    targets = _betray_targets(s, seat)
+    if targets:
+        ask_with(s, targets, D_BETRAY, seat)
 
 
 @decision(D_BETRAY)
 def _betray_legal(s: State, seat: int) -> list[Any]:
-    return [*_betray_targets(s, seat), END_BETRAYAL]
+    return [*(found_for(s) or _betray_targets(s, seat)), END_BETRAYAL]
 
 
 @applies(D_BETRAY)

@@ -240,6 +240,7 @@ def _gifts(s: State, seat: int) -> list[Any]:
 
 
 def _carry_out(s: State, seat: int, action: RisingSunAction, rng: Rng, log: Log) -> None:
+    s.asked = None  # what the last decision's legal actions were made of may change now
     if isinstance(action, Give) and action.purpose in (COIN, RONIN):
         _give(s, seat, action, log)
         return

@@ -11,7 +11,7 @@ and runs until one of them needs a decision, which it leaves in ``pending``.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sengoku.core import LogEntry
 
@@ -125,6 +125,7 @@ class State:
         "agenda",
         "alliance_seasons",
         "ally",
+        "asked",
         "b_adv",
         "b_force",
         "b_hired",
@@ -226,6 +227,10 @@ class State:
     mt_announced: list[int]
     turn: int
     agenda: list[tuple[int, ...]]
+    #: what the task that asked the pending decision found out for its legal actions (the
+    #: Moves, targets or cards open): its ``pending`` and that, read by the decision's legal
+    #: actions; every action clears it (:func:`.engine.ask_with`)
+    asked: tuple[tuple[int, ...], Any] | None
     pending: tuple[int, ...] | None
     slots: list[int]
     slot_any: int
@@ -294,6 +299,7 @@ class State:
         s.mt_announced = self.mt_announced.copy()
         s.turn = self.turn
         s.agenda = self.agenda.copy()
+        s.asked = self.asked  # never changed, only replaced
         s.pending = self.pending
         s.slots = self.slots.copy()
         s.slot_any = self.slot_any
@@ -364,6 +370,7 @@ def blank_state(players: int, options: RisingSunOptions, settings: Settings, boa
     s.mt_announced = []
     s.turn = 0
     s.agenda = []
+    s.asked = None
     s.pending = None
     s.slots = [0] * 8
     s.slot_any = 0
