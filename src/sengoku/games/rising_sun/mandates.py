@@ -344,11 +344,10 @@ def _recruit_end(s: State, rng: Rng, log: Log, selector: int) -> None:
 # ---------------------------------------------------------------------- Marshal, Fujin, Naginata
 
 
-def _moves(s: State, seat: int, context: int, first: bool = False) -> list[Move]:
-    """Every Move open to ``seat``: Marshal (each figure once, Turtle's Strongholds too), Fujin
-    (any figure, twice if it likes), Way of Naginata (a Bushi to any province). A Shipping
-    Route is closed to a clan that cannot pay the Serpents' tolls (figures.toll). With
-    ``first``, only the first Move found (to know whether there is one)."""
+def _moves(s: State, seat: int, context: int) -> list[Move]:
+    """Every Move open to ``seat``, sorted: Marshal (each figure once, Turtle's Strongholds
+    too), Fujin (any figure, twice if it likes), Way of Naginata (a Bushi to any province). A
+    Shipping Route is closed to a clan that cannot pay the Serpents' tolls (figures.toll)."""
     anywhere = context == M_NAGINATA or honor.is_dragonfly(s, seat)
     turtle = honor.is_turtle(s, seat)
     fee = 0 if anywhere else sum(c for _, c in figures.route_fees(s, seat))
@@ -358,7 +357,7 @@ def _moves(s: State, seat: int, context: int, first: bool = False) -> list[Move]
     seen: set[tuple[int, int]] = set()
     out: list[Move] = []
     index = figures.by_location(s)
-    # the provinces in turn (the Moves are sorted at the end; with ``first``, any will do)
+    # the provinces in turn (the Moves are sorted at the end)
     for f in [f for p in range(8) for f in index[p]]:
         src = loc[f]
         if owner[f] != seat:
@@ -376,8 +375,6 @@ def _moves(s: State, seat: int, context: int, first: bool = False) -> list[Move]
         for dst in targets:
             if routes_open or anywhere or not board.is_route(src, dst):
                 out.append(Move(key[0], src, dst))
-                if first:
-                    return out
     out.sort()
     return out
 
@@ -537,12 +534,11 @@ def _benevolence_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> 
 # ---------------------------------------------------------------------- Betray
 
 
-def _betray_targets(s: State, seat: int, first: bool = False) -> list[Replace]:
+def _betray_targets(s: State, seat: int) -> list[Replace]:
     """Up to 2 figures of 2 different opponents on the Map, each for a figure of the same type
     from the betrayer's Reserve; Daimyo (and Yurei) and Shinto on shrines are immune; any
     Monster replaces any Monster; Komainu counts as a Monster and a Shinto (§6.2, FAQ). Path
-    of the Unrighteous adds a figure per card, of any clan, even a Shinto on a shrine. With
-    ``first``, only the first targets found (to know whether there are any)."""
+    of the Unrighteous adds a figure per card, of any clan, even a Shinto on a shrine. Sorted."""
     extras = cards.total(s, seat, "betray_extra", "figures")
     mine = _reserve_types(s, seat)
     monsters = [w for w in mine if w >= MONSTER_BASE]
@@ -550,8 +546,7 @@ def _betray_targets(s: State, seat: int, first: bool = False) -> list[Replace]:
     seen: set[tuple[int, int, int]] = set()
     out: list[Replace] = []
     index = figures.by_location(s)
-    # the Map and the shrines in turn, not the Reserves or hostages (the targets are sorted at
-    # the end; with ``first``, any will do)
+    # the Map and the shrines in turn, not the Reserves or hostages (sorted at the end)
     for loc, f in [(at, f) for at in range(SHRINE + 4) for f in index[at]]:
         on_map = loc < 8
         on_shrine = not on_map
@@ -579,8 +574,6 @@ def _betray_targets(s: State, seat: int, first: bool = False) -> list[Replace]:
             options = monsters
         where = AT_KAMI + s.shrines[loc - SHRINE] if on_shrine else loc
         out += [Replace(s.clan[owner], target, where, w) for w in options]
-        if first and out:
-            return out
     out.sort()
     return out
 
