@@ -111,8 +111,8 @@ def test_skip_moves_on_as_drawing_does_and_keeps_the_draws(seed: int, n: int) ->
 
 @given(st.integers(0, 2**64 - 1), st.lists(st.integers(1, 2**64), min_size=1, max_size=8))
 def test_randbelow_and_random_are_next64_underneath(seed: int, bounds: list[int]) -> None:
-    """randbelow and random, which work out SplitMix64 inline for speed, are the rejection
-    sampling and the top 53 bits of next64 that they are documented to be."""
+    """randbelow and random are the rejection sampling and the top 53 bits of next64 that
+    they are documented to be."""
     rng, twin = Rng(seed), Rng(seed)
     for n in bounds:
         shift = 64 - (n - 1).bit_length()

@@ -31,10 +31,7 @@ _GAMMA = 0x9E3779B97F4A7C15
 def random_after(state: int, k: int) -> float:
     """What :meth:`Rng.random` returns as the ``k``-th draw (from 1) of a generator in
     ``state`` (see :meth:`Rng.skip`)."""
-    z = (state + k * _GAMMA) & _MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return ((z ^ (z >> 31)) >> 11) / 9007199254740992.0
+    return Rng((state + (k - 1) * _GAMMA) & _MASK).random()
 
 
 def fresh_seed() -> int:
@@ -68,13 +65,10 @@ class Rng:
         if not 0 < n <= 1 << 64:
             raise ValueError(f"randbelow needs a bound in 1..2**64, not {n}")
         shift = 64 - (n - 1).bit_length()
-        while True:  # next64, written out: this is the hottest call of random play
-            z = self._state = (self._state + _GAMMA) & _MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            r = (z ^ (z >> 31)) >> shift
-            if r < n:
-                return r
+        r = self.next64() >> shift
+        while r >= n:
+            r = self.next64() >> shift
+        return r
 
     def randint(self, low: int, high: int) -> int:
         """Return a uniform integer in ``[low, high]``, both ends included."""
@@ -82,10 +76,7 @@ class Rng:
 
     def random(self) -> float:
         """Return a uniform float in ``[0, 1)`` with 53 random bits."""
-        z = self._state = (self._state + _GAMMA) & _MASK  # next64, written out
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return ((z ^ (z >> 31)) >> 11) / 9007199254740992.0
+        return (self.next64() >> 11) / 9007199254740992.0
 
     def choice(self, seq: Sequence[T]) -> T:
         """Return a uniformly chosen element of a non-empty sequence."""
