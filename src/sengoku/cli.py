@@ -1,5 +1,5 @@
 """The ``sengoku`` command: list games, play in the terminal, simulate, hold tournaments, sum up
-results files, replay records."""
+results files, replay records, serve, and look after the server's accounts."""
 
 from __future__ import annotations
 
@@ -845,6 +845,10 @@ def serve(
             min=0, help="Finished matches nobody watches kept in memory, the latest asked for."
         ),
     ] = 256,
+    open_tables_per_player: Annotated[
+        int,
+        typer.Option(min=1, help="Open tables (not started yet) one account may host at once."),
+    ] = 3,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -889,6 +893,7 @@ def serve(
         connections_per_address=connections_per_address,
         idle_seconds=idle_seconds,
         finished_cache=finished_cache,
+        open_tables_per_player=open_tables_per_player,
         public_url=public_url or "",
         trusted_proxies=tuple(trusted_proxy or ()),
     )
@@ -910,6 +915,104 @@ def serve(
         ws_per_message_deflate=ws_compression,
         log_level="info",
     )
+
+
+accounts_app = typer.Typer(
+    help="The server's accounts, for its host: list them, reset a password, lock or unlock one.",
+    no_args_is_help=True,
+)
+app.add_typer(accounts_app, name="accounts")
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="The server's database (default: SENGOKU_DB, else the SQLite file that "
+        "`sengoku serve` uses).",
+    ),
+]
+
+
+def _accounts(db: str | None) -> Any:
+    """The accounts of the server's database (migrated to the newest schema first)."""
+    try:
+        from sengoku.server import default_database_url
+        from sengoku.server.accounts import Accounts
+        from sengoku.server.store import Store
+    except ImportError as exc:
+        raise _fail(
+            f"accounts need the server's extras ({exc.name} is missing): pip install -e '.[server]'"
+        ) from None
+    try:
+        store = Store(default_database_url(db))
+    except ImportError as exc:
+        raise _fail(str(exc)) from None
+    store.migrate()
+    return Accounts(store, 0, 0)
+
+
+def _account_call(call: Any) -> None:
+    from sengoku.server.errors import ApiError
+
+    try:
+        call()
+    except ApiError as exc:
+        raise _fail(exc.message) from None
+
+
+@accounts_app.command("list")
+def accounts_list(db: DbOption = None) -> None:
+    """Every player's account: name, display name, language, when made, whether locked."""
+    table = Table("name", "display name", "language", "created", "locked")
+    for account, locked in _accounts(db).people():
+        table.add_row(
+            escape(account.name),
+            escape(account.display_name),
+            account.language,
+            account.created_at,
+            "locked" if locked else "",
+        )
+    Console().print(table)
+
+
+@accounts_app.command("reset-password")
+def accounts_reset_password(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    db: DbOption = None,
+    password_stdin: Annotated[
+        bool,
+        typer.Option(help="Read the new password from standard input (else one is made up)."),
+    ] = False,
+) -> None:
+    """Give a player a new password (they forgot theirs): every session of theirs ends. Prints
+    the made-up password once, to hand to the player."""
+    import secrets
+    import sys
+
+    password = sys.stdin.readline().rstrip("\n") if password_stdin else secrets.token_urlsafe(12)
+    _account_call(lambda: _accounts(db).reset_password(name, password))
+    if password_stdin:
+        typer.echo(f"The password of {name} is changed; their sessions have ended.")
+    else:
+        typer.echo(f"The new password of {name} is: {password}")
+
+
+@accounts_app.command("lock")
+def accounts_lock(
+    name: Annotated[str, typer.Argument(help="The account's name.")], db: DbOption = None
+) -> None:
+    """Lock an account: it cannot sign in, and its sessions end (its matches stay)."""
+    _account_call(lambda: _accounts(db).set_locked(name, True))
+    typer.echo(f"{name} is locked.")
+
+
+@accounts_app.command("unlock")
+def accounts_unlock(
+    name: Annotated[str, typer.Argument(help="The account's name.")], db: DbOption = None
+) -> None:
+    """Unlock an account: it can sign in again."""
+    _account_call(lambda: _accounts(db).set_locked(name, False))
+    typer.echo(f"{name} is unlocked.")
 
 
 def _safe_url(url: str) -> str:

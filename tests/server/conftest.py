@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import PostgresCluster, Server
+from .harness import Person, PostgresCluster, Server
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -46,3 +46,17 @@ def server(
     yield srv
     srv.stop()
     assert "Traceback" not in srv.output(), srv.output()[-4000:]
+
+
+@pytest.fixture
+def person() -> Iterator[Callable[[Server], Person]]:
+    """Makes a person's browser (:class:`Person`) for a server; all are closed afterwards."""
+    made: list[Person] = []
+
+    def make(server: Server) -> Person:
+        made.append(Person(server))
+        return made[-1]
+
+    yield make
+    for browser in made:
+        browser.close()

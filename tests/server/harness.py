@@ -214,10 +214,23 @@ class Server:
 class Client:
     """One WebSocket connection; keeps every message it received."""
 
-    def __init__(self, url: str, token: str | None, log_since: int = 0, hello: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str | None,
+        log_since: int = 0,
+        hello: bool = True,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         self._stack = contextlib.ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
-            connect(url, max_size=None, max_queue=None, open_timeout=30)
+            connect(
+                url,
+                max_size=None,
+                max_queue=None,
+                open_timeout=30,
+                additional_headers=dict(headers or {}),
+            )
         )
         self.received: list[dict[str, Any]] = []
         self.latest: dict[str, Any] | None = None  # the newest welcome/update
@@ -312,3 +325,69 @@ def play_out_at_random(*clients: Client) -> None:
     for thread in threads:
         thread.join(300)
     assert not errors, errors
+
+
+class Person:
+    """One person's browser, as the server sees it: an HTTP client that keeps its cookies,
+    and the CSRF token of its session, sent with every change (``X-CSRF-Token``)."""
+
+    PASSWORD = "a long enough pass"
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.base, timeout=30)
+        self.csrf: str | None = None
+
+    def sign_up(self, name: str, password: str = PASSWORD, **extra: Any) -> httpx.Response:
+        """Make an account and sign in with it (keeps the CSRF token)."""
+        body = {"name": name, "password": password, **extra}
+        return self._signed(self.post("/api/account/sign-up", json=body))
+
+    def sign_in(self, name: str, password: str = PASSWORD) -> httpx.Response:
+        """Sign in (keeps the new CSRF token)."""
+        body = {"name": name, "password": password}
+        return self._signed(self.post("/api/account/sign-in", json=body))
+
+    def _signed(self, response: httpx.Response) -> httpx.Response:
+        if response.is_success:
+            self.csrf = response.json()["csrf"]
+        return response
+
+    def plant(self, session_id: str) -> None:
+        """Put a session id in this browser's cookie, as the server would."""
+        self.http.cookies.set("sengoku_session", session_id, domain="127.0.0.1")
+
+    @property
+    def session_id(self) -> str | None:
+        """The session id in this browser's cookie (``None``: none)."""
+        return self.http.cookies.get("sengoku_session")
+
+    def request(self, method: str, path: str, csrf: bool = True, **kwargs: Any) -> httpx.Response:
+        """A request with this browser's cookies (and, for a change, the CSRF token)."""
+        headers = dict(kwargs.pop("headers", {}))
+        if csrf and self.csrf and method not in ("GET", "HEAD"):
+            headers.setdefault("x-csrf-token", self.csrf)
+        return self.http.request(method, path, headers=headers, **kwargs)
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        """GET with this browser's cookies."""
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        """POST with this browser's cookies and CSRF token."""
+        return self.request("POST", path, **kwargs)
+
+    def ws_client(self, match_id: str, hello: dict[str, Any] | None = None) -> Client:
+        """A WebSocket client of the match that carries this browser's cookies and says
+        ``hello`` (default: open the account's seat)."""
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        headers = {"Cookie": cookie, "Origin": self.server.base}
+        client = Client(
+            self.server.ws_base + f"/ws/matches/{match_id}", None, hello=False, headers=headers
+        )
+        client.send({"type": "hello", "account": True} if hello is None else hello)
+        return client
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self.http.close()

@@ -123,11 +123,11 @@ def test_connections_are_limited_in_all_and_per_address(tmp_path: Path) -> None:
 
 
 def test_the_rate_limit_table_forgets_idle_addresses(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sengoku.server import app
+    from sengoku.server import limits
 
     now = [1000.0]
-    monkeypatch.setattr(app.time, "monotonic", lambda: now[0])
-    limit = app.WindowLimit(2)
+    monkeypatch.setattr(limits.time, "monotonic", lambda: now[0])
+    limit = limits.WindowLimit(2)
     for n in range(1000):
         assert limit.take(f"10.0.{n // 256}.{n % 256}")
     assert limit.take("10.0.0.0") and not limit.take("10.0.0.0")

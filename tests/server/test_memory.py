@@ -24,7 +24,8 @@ import sengoku.server.hub as hub_module
 from sengoku.core import Match
 from sengoku.server import ServerSettings, create_app
 from sengoku.server.bots import make_pool
-from sengoku.server.hub import Connection, Hub, LiveMatch, Position
+from sengoku.server.hub import Hub
+from sengoku.server.live import Connection, LiveMatch, Position
 from sengoku.server.replays import Replays
 from sengoku.server.store import Seat, Store, StoredMatch, digest
 

@@ -15,7 +15,8 @@ import pytest
 import sengoku
 from sengoku.core import Match, Rng
 from sengoku.server.bots import make_pool
-from sengoku.server.hub import Connection, Hub, Position
+from sengoku.server.hub import Hub
+from sengoku.server.live import Connection, Position
 from sengoku.server.patch import apply
 from sengoku.server.store import Seat, Store, digest
 from tests.server.harness import Client, Server, play_to_end

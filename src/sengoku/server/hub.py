@@ -22,458 +22,37 @@ import asyncio
 import contextlib
 import functools
 import logging
-import math
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
-from sengoku.core import (
-    IllegalActionError,
-    Match,
-    UndoRefusedError,
-    action_to_json,
-    message_to_json,
-)
+from sengoku.core import IllegalActionError, Match, UndoRefusedError, action_to_json
 from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
 from .bots import bot_seed, decide
-from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, ChatLimit, chat_message, check_text
+from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, chat_message, check_text
 from .commit import GroupCommit
+from .live import (
+    CLOSE_REVOKED,
+    Connection,
+    LiveMatch,
+    SeatError,
+    StaleActionError,
+    UndoDisabledError,
+)
 from .models import utcnow
-from .patch import diff_parts, parts
 from .store import Append, Seat, Store, StoredMatch, digest
 
-__all__ = ["Connection", "Hub", "LiveMatch", "StaleActionError", "UndoDisabledError"]
+__all__ = ["Hub"]
 
 log = logging.getLogger("sengoku.server")
 _encode = msgspec.json.Encoder()
-
-
-class StaleActionError(Exception):
-    """The client acted on an older position than the match's current one."""
-
-
-class UndoDisabledError(Exception):
-    """The host created the match with undo turned off."""
-
-
-class SeatError(Exception):
-    """The acting connection no longer plays its seat (``code``: why, for the client)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-#: WebSocket close codes: refused at hello, unknown match, seat given away, not reading.
-CLOSE_REFUSED, CLOSE_UNKNOWN, CLOSE_REVOKED, CLOSE_LAGGING = 4400, 4404, 4401, 4408
-
-
-@dataclass(eq=False)
-class Connection:
-    """One WebSocket client of a match: a seat (with its token) or a spectator (``None``)."""
-
-    seat: int | None
-    send: Callable[[str], Awaitable[None]]
-    closer: Callable[[int], Awaitable[None]] | None = None  # closes the socket with a code
-    token_digest: str | None = None  # the digest of the token the seat was opened with
-    log_pos: int = 0  # the global log index this client has been sent up to
-    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(1024))
-    writer: asyncio.Task[None] | None = None
-    revoked: bool = False  # the seat was given a new token: this connection may not act
-    undo_hints: bool = False  # the client asked to be told whether its undo would go through
-    lagging: bool = False  # its outbox overflowed: the client does not read; it is closed
-    shutting: asyncio.Task[None] | None = None
-    chat_limit: ChatLimit = field(default_factory=ChatLimit)  # its chat messages' rate
-    patches: bool = False  # the client takes updates as differences from the last view
-    sent_from: Position | None = None  # the position whose view it was last sent (what its
-    # next patch applies to)
-
-    def start(self) -> None:
-        """Start the task that writes queued messages in order."""
-        self.writer = asyncio.create_task(self._write())
-
-    def push(self, message: Mapping[str, Any] | str) -> bool:
-        """Queue a message (or its JSON text); ``False`` (and the connection should close)
-        when it lags too far."""
-        if self.shutting is not None:
-            return False
-        try:
-            text = message if isinstance(message, str) else _encode.encode(message).decode()
-            self.outbox.put_nowait(text)
-        except asyncio.QueueFull:
-            self.lagging = True
-            self.shut(CLOSE_LAGGING)
-            return False
-        return True
-
-    def shut(self, code: int) -> None:
-        """Send what is queued, then close the socket with ``code`` (once)."""
-        if self.shutting is None:
-            self.shutting = asyncio.create_task(self._shut(code))
-
-    async def _shut(self, code: int) -> None:
-        await self.close()
-        if self.closer is not None:
-            with contextlib.suppress(Exception):
-                await self.closer(code)
-
-    async def close(self) -> None:
-        """Let the writer finish what is queued, then stop it."""
-        if self.writer is not None:
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.writer, 5)
-            self.writer.cancel()
-
-    async def _write(self) -> None:
-        while (text := await self.outbox.get()) is not None:
-            try:
-                await self.send(text)
-            except Exception:
-                return
-
-
-@dataclass(eq=False)
-class LiveMatch:
-    """A match being served: the authoritative :class:`Match` and who is watching it."""
-
-    stored: StoredMatch
-    match: Match
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
-    thinking: set[int] = field(default_factory=set)  # bot seats with a decision in flight
-    waiting_since: dict[int, float] = field(default_factory=dict)  # turn clock per seat
-    clock: asyncio.Event = field(default_factory=asyncio.Event)
-    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
-    touched: float = field(default_factory=time.monotonic)  # last handed out, or left
-    # For ``expect``: each seat's legal actions as last broadcast, and since which action.
-    legal_seen: dict[int, list[Any]] = field(default_factory=dict)
-    legal_since: dict[int, int] = field(default_factory=dict)
-    # The latest chat messages (for the welcome); chat has a lock of its own, not ``lock``.
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=CHAT_RECENT))
-    chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # Undo: how many actions were taken back, and each hinted seat's latest action.
-    undos: int = -1
-    undo_points: dict[int, UndoPoint] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.undos < 0:
-            self.undos = self.stored.undos
-
-    thinking_told: list[int] = field(default_factory=list)  # as last sent to the clients
-    _position: Position | None = None
-
-    @property
-    def id(self) -> str:
-        """The match id."""
-        return self.stored.id
-
-    @property
-    def number(self) -> int:
-        """How many actions have been accepted."""
-        return len(self.match.history)
-
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        """The seats as stored."""
-        return self.stored.seats
-
-    def presence(self) -> dict[str, Any]:
-        """Who is connected to this process: each seat, and the number of spectators."""
-        seats = {c.seat for c in self.connections if c.seat is not None}
-        return {
-            "seats": [s.seat in seats for s in self.seats],
-            "spectators": sum(c.seat is None for c in self.connections),
-        }
-
-    def position(self) -> Position:
-        """What the match shows as it stands now, each part worked out once (the views, the
-        legal actions, the log lines) and shared by every connection."""
-        p = self._position
-        if p is None or p.match is not self.match or p.number != self.number:
-            if p is not None:
-                p.retire()
-            p = self._position = Position(self.match, self.number)
-        return p
-
-    def message(
-        self,
-        conn: Connection,
-        kind: str,
-        reset: bool = False,
-        shared: dict[Any, str] | None = None,
-    ) -> str:
-        """The ``welcome`` or ``update`` message for one connection, as JSON text (it
-        advances the connection's log and view; ``reset``: the whole log and view again,
-        after an undo). A client that asked for ``patches`` gets, in an update, the view as
-        a JSON Patch on the last one it was sent, when that is shorter (docs/protocol.md).
-
-        ``shared`` holds the texts made for the other connections of the same change: the
-        connections of one seat in the same state (log and view sent so far, undo hint) get
-        the same text, encoded once.
-        """
-        position = self.position()
-        seat = conn.seat
-        if reset:
-            conn.log_pos = 0
-        base = conn.sent_from if conn.patches and kind == "update" and not reset else None
-        hint: bool | None = None
-        if conn.undo_hints and seat is not None:
-            self.refresh_hint(seat)
-            hint = self.undo_hint(seat)
-        key = (seat, conn.log_pos, hint, id(base), kind, reset)
-        text = shared.get(key) if shared is not None else None
-        if text is None:
-            outcome = self.match.outcome()
-            message: dict[str, Any] = {
-                "type": kind,
-                "match": self.id,
-                "seat": seat,
-                "number": self.number,
-                "view": None,
-                "log": position.log(seat, conn.log_pos),
-                "log_length": self.match.log_length,
-                "legal": position.legal(seat),
-                "seats": [s.public() for s in self.seats],
-                "presence": self.presence(),
-                "outcome": outcome.to_json() if outcome else None,
-                "thinking": sorted(self.thinking),
-                "clock": self.clock_info(),
-                "undos": self.undos,
-            }
-            patch = position.patch(seat, base) if base is not None else None
-            if patch is not None and len(patch) < position.size(seat):
-                del message["view"]
-                message["patch"] = msgspec.Raw(patch)
-            else:
-                message["view"] = position.text(seat)
-            if reset:
-                message["reset"] = True
-            if hint is not None:
-                message["undo"] = hint
-            text = _encode.encode(message).decode()
-            if shared is not None:
-                shared[key] = text
-        conn.log_pos = self.match.log_length
-        conn.sent_from = position
-        return text
-
-    def clock_info(self) -> dict[str, Any] | None:
-        """The turn clock (``None`` without one): its ``seconds`` and, per seat, the time
-        (ISO 8601, UTC) at which a bot decides for the person if they have not (or ``None``)."""
-        limit = self.stored.turn_clock
-        if not limit:
-            return None
-        now_wall, now = time.time(), time.monotonic()
-        deadlines: list[str | None] = []
-        for seat in range(len(self.seats)):
-            since = self.waiting_since.get(seat)
-            if since is None or not math.isfinite(since):
-                deadlines.append(None)
-                continue
-            when = datetime.fromtimestamp(now_wall + since + limit - now, UTC)
-            deadlines.append(when.isoformat(timespec="milliseconds").replace("+00:00", "Z"))
-        return {"seconds": limit, "deadlines": deadlines}
-
-    # -- undo hints ------------------------------------------------------------------------
-    # A connection that says ``"undo_hints": true`` in its hello is told in each message
-    # whether its seat's latest action can be taken back now. The check of the action
-    # itself (chance, secrets shown) is made once, when the seat acts, on the match as it
-    # stood just before (kept in ``undo_points``); later moves only get the quick check of
-    # whether they built on it. ``Hub.undo`` decides for good.
-
-    def undo_hint(self, seat: int) -> bool:
-        """Whether ``seat``'s latest action can be taken back now, as far as checked."""
-        point = self.undo_points.get(seat)
-        return (
-            point is not None
-            and point.allowed
-            and point.checked_at == self.number
-            and self.seats[seat].kind == "human"
-        )
-
-    def hinted_seats(self) -> set[int]:
-        """The seats with a connection that asked for undo hints."""
-        return {c.seat for c in self.connections if c.undo_hints and c.seat is not None}
-
-    def refresh_hints(
-        self, seats: set[int], actor: int | None = None, before: Match | None = None
-    ) -> None:
-        """Bring the hints of ``seats`` up to date (in a worker thread: ``seats`` is taken
-        in the event loop); ``before`` is the match just before ``actor``'s action (it
-        spares a replay)."""
-        for seat in seats:
-            self.refresh_hint(seat, actor, before)
-
-    def refresh_hint(
-        self, seat: int, actor: int | None = None, before: Match | None = None
-    ) -> None:
-        """Bring ``seat``'s hint up to date."""
-        m = self.match
-        number = self.number
-        point = self.undo_points.get(seat)
-        if point is not None and point.checked_at == number:
-            return
-        human = self.seats[seat].kind == "human"
-        if not self.stored.allow_undo or not human or m.outcome() is not None:
-            self.undo_points.pop(seat, None)
-            return
-        history = m.history
-        latest = next((i for i in range(number - 1, -1, -1) if history[i][0] == seat), -1)
-        if latest < 0:
-            self.undo_points.pop(seat, None)
-            return
-        if point is None or point.index != latest:
-            base = before if seat == actor and latest == number - 1 else None
-            base = base if base is not None else m.replayed(latest)
-            point = UndoPoint(latest, base, m.undo_refusal(seat, base) is None, number)
-        else:
-            if point.allowed:
-                quick = m.undo_refusal(seat, point.before, reveal_checks=False)
-                point.allowed = quick is None
-            point.checked_at = number
-        self.undo_points[seat] = point
-
-
-class Position:
-    """A match as it stands after ``number`` actions, as its clients are told of it: each
-    seat's view (and its JSON), legal actions and log lines, each made once, when first
-    asked for."""
-
-    def __init__(self, match: Match, number: int) -> None:
-        self.match = match
-        self.number = number
-        self._views: dict[int | None, Any] = {}
-        self._texts: dict[int | None, msgspec.Raw] = {}
-        self._parts: dict[int | None, dict[str, bytes]] = {}
-        self._patches: dict[tuple[int | None, Position], bytes | None] = {}
-        self._memo: dict[tuple[str, bytes, bytes], list[dict[str, Any]]] = {}
-        self._shared: dict[int, tuple[Any, bytes]] = {}  # by id: a value and its JSON
-        self._actions: dict[int, list[Any]] = {}
-        self._legal: dict[int | None, list[dict[str, Any]]] = {}
-        self._logs: dict[tuple[int | None, int], list[Any]] = {}
-
-    def retire(self) -> None:
-        """A later position took this one's place: it is only what connections were last
-        sent (a patch's base), so it lets go of what it made for later use, and of the
-        earlier positions its patches were made from (else every position of the match would
-        stay in memory, each holding on to the one before)."""
-        self._patches.clear()
-        self._memo.clear()
-        self._shared.clear()
-        self._actions.clear()
-        self._legal.clear()
-        self._logs.clear()
-
-    def prepare(self, seats: Iterable[int | None]) -> None:
-        """Make the views of ``seats`` not made yet, together (:meth:`Match.views`: what the
-        seats see alike is made once, and encoded once by :meth:`parts`)."""
-        missing = [seat for seat in dict.fromkeys(seats) if seat not in self._views]
-        if missing:
-            self._views.update(zip(missing, self.match.views(missing), strict=True))
-
-    def view(self, seat: int | None) -> Any:
-        """The seat's view (``None``: a spectator's); never change it."""
-        view = self._views.get(seat)
-        if view is None:
-            view = self._views[seat] = self.match.view(seat)
-        return view
-
-    def text(self, seat: int | None) -> msgspec.Raw:
-        """The seat's view as JSON."""
-        text = self._texts.get(seat)
-        if text is None:
-            text = self._texts[seat] = msgspec.Raw(_encode.encode(self.view(seat)))
-        return text
-
-    def parts(self, seat: int | None) -> dict[str, bytes]:
-        """Each value of the seat's view as JSON, by key (:func:`~.patch.parts`); a dict or
-        list that another seat's view shares (:meth:`prepare`) is encoded once."""
-        found = self._parts.get(seat)
-        if found is None:
-            found = self._parts[seat] = parts(self.view(seat), self._shared)
-        return found
-
-    def size(self, seat: int | None) -> int:
-        """The length of the seat's view as JSON (:meth:`text`), without encoding it whole."""
-        text = self._texts.get(seat)
-        if text is not None:
-            return len(text)
-        found = self.parts(seat)  # {"key":value,...}: braces, colons and commas
-        return 1 + max(1, len(found)) + sum(_key_size(k) + 1 + len(v) for k, v in found.items())
-
-    def patch(self, seat: int | None, base: Position) -> bytes | None:
-        """The JSON Patch that turns the seat's view in ``base`` (an earlier position of the
-        match, whose view was sent) into this one's, as JSON; ``None`` if ``base`` has none.
-        What changed in a value that several seats see alike is worked out once."""
-        key = (seat, base)
-        if key not in self._patches:
-            sent = base._views.get(seat)  # as it was made: base's match may have moved on
-            self._patches[key] = (
-                None
-                if sent is None
-                else _encode.encode(
-                    diff_parts(
-                        sent, base.parts(seat), self.view(seat), self.parts(seat), memo=self._memo
-                    )
-                )
-            )
-        return self._patches[key]
-
-    def actions(self, seat: int) -> list[Any]:
-        """The seat's legal actions (none when the match does not wait for it)."""
-        if seat not in self._actions:
-            m = self.match
-            self._actions[seat] = m.legal_actions(seat) if seat in m.to_act() else []
-        return self._actions[seat]
-
-    def legal(self, seat: int | None) -> list[dict[str, Any]]:
-        """The seat's legal actions as the client gets them: each one's structured form and
-        how a person reads it (a message, docs/protocol.md); none for a spectator."""
-        if seat not in self._legal:
-            acting = [] if seat is None else self.actions(seat)
-            self._legal[seat] = [_legal_json(self.match, a) for a in acting]
-        return self._legal[seat]
-
-    def log(self, seat: int | None, since: int) -> list[Any]:
-        """The log lines that ``seat`` may read, from line ``since`` on."""
-        key = (seat, since)
-        if key not in self._logs:
-            self._logs[key] = [message_to_json(e) for e in self.match.log_entries(seat, since)]
-        return self._logs[key]
-
-
-@functools.lru_cache(maxsize=4096)
-def _key_size(key: str) -> int:
-    """The length of a view's key as JSON (a game's views have few different keys)."""
-    return len(_encode.encode(key))
-
-
-def _legal_json(match: Match, action: Any) -> dict[str, Any]:
-    described = action_to_json(action)
-    described["message"] = message_to_json(match.game.action_message(action))
-    return described
-
-
-@dataclass(eq=False)
-class UndoPoint:
-    """A seat's latest action for its undo hint: its index, the match just before it, and
-    whether the undo would go through when last checked (at ``checked_at`` actions)."""
-
-    index: int
-    before: Match
-    allowed: bool
-    checked_at: int
 
 
 class Hub:
@@ -486,11 +65,15 @@ class Hub:
         clock_level: str = "easy",
         idle_seconds: float = 600.0,
         finished_cache: int = 256,
+        on_finish: Callable[[str], object] | None = None,
     ) -> None:
         """``idle_seconds``: how long a running match nothing happens in stays in memory
         (0: for as long as the process runs); ``finished_cache``: how many finished matches
-        nobody watches are kept, the most recently asked for."""
+        nobody watches are kept, the most recently asked for; ``on_finish``: called (in a
+        worker thread) with the id of each rated match this process ends, before anyone is
+        told of its end (the ratings)."""
         self.store = store
+        self.on_finish = on_finish
         self.new_pool = new_pool
         self.pool = new_pool()
         self.commits = GroupCommit(store.append_all)
@@ -529,7 +112,7 @@ class Hub:
         it with the finished ones; the caller registered this task in ``_loads``."""
         try:
             stored = await run_in_threadpool(self.store.get, match_id)
-            if stored is None:
+            if stored is None or stored.status == "open":  # a table is served once started
                 return None
             actions = await run_in_threadpool(self.store.actions, match_id)
             match = await run_in_threadpool(_replay, stored, actions)
@@ -572,28 +155,93 @@ class Hub:
         host_digest: str,
         spectator_chat: bool = False,
         allow_undo: bool = True,
+        *,
+        rated: bool = False,
     ) -> LiveMatch:
         """Set up and store a new match (bad set-ups raise ``SetupError``/``OptionError``)."""
+        match, stored = await self._store_new(
+            game,
+            players,
+            options,
+            seed,
+            seats,
+            turn_clock,
+            host_digest,
+            spectator_chat,
+            allow_undo,
+            rated=rated,
+        )
+        return self._go_live(LiveMatch(stored, match))
+
+    async def open_table(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        seats: list[Seat],
+        turn_clock: float | None,
+        host_digest: str,
+        spectator_chat: bool,
+        allow_undo: bool,
+        *,
+        host_account: int,
+        rated: bool,
+    ) -> StoredMatch:
+        """Set up and store an open table (some seats ``open``): it is not served until its
+        host starts it (:class:`~.tables.Tables`), then :meth:`get` loads it."""
+        _match, stored = await self._store_new(
+            game,
+            players,
+            options,
+            seed,
+            seats,
+            turn_clock,
+            host_digest,
+            spectator_chat,
+            allow_undo,
+            rated=rated,
+            status="open",
+            host_account=host_account,
+        )
+        return stored
+
+    async def _store_new(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        seats: list[Seat],
+        turn_clock: float | None,
+        host_digest: str,
+        spectator_chat: bool,
+        allow_undo: bool,
+        **extra: Any,
+    ) -> tuple[Match, StoredMatch]:
         match = Match.new(game, players, seed, options)
         match_id = secrets.token_urlsafe(9)
         assert match.seed is not None
         options_json = match.to_record()["options"]
         await run_in_threadpool(
-            self.store.create,
-            match_id,
-            match.game.name,
-            players,
-            options_json,
-            match.seed,
-            host_digest,
-            seats,
-            turn_clock,
-            spectator_chat,
-            allow_undo,
+            functools.partial(
+                self.store.create,
+                match_id,
+                match.game.name,
+                players,
+                options_json,
+                match.seed,
+                host_digest,
+                seats,
+                turn_clock,
+                spectator_chat,
+                allow_undo,
+                **extra,
+            )
         )
         stored = await run_in_threadpool(self.store.get, match_id)
         assert stored is not None
-        return self._go_live(LiveMatch(stored, match))
+        return match, stored
 
     def _go_live(self, live: LiveMatch) -> LiveMatch:
         """Serve a match: tell its clients, start its bots and its turn clock."""
@@ -665,6 +313,7 @@ class Hub:
                     before, live.match = live.match, trial
                     if outcome is not None:
                         live.stored = await run_in_threadpool(self._refresh, live.id)
+                        await self._finished(live)
                     elif hinted := live.hinted_seats():
                         await run_in_threadpool(live.refresh_hints, hinted, seat, before)
                     self._after_change(live, seat)
@@ -712,6 +361,16 @@ class Hub:
                     return str(action)
                 await self._catch_up(live)  # another process changed the match first
             raise StaleActionError("the match is too busy; try again")
+
+    async def _finished(self, live: LiveMatch) -> None:
+        """This process ended a match: a rated one is rated now (its end is stored already;
+        if rating fails, the next start rates it)."""
+        if self.on_finish is None or not live.stored.rated:
+            return
+        try:
+            await run_in_threadpool(self.on_finish, live.id)
+        except Exception:
+            log.exception("rating match %s failed; it is rated at the next start", live.id)
 
     @staticmethod
     def _history_rewritten(live: LiveMatch, index: int = 0) -> None:
@@ -778,7 +437,7 @@ class Hub:
         closed; everyone gets an update."""
         live.stored = stored
         for conn in list(live.connections):
-            if conn.seat is not None and conn.token_digest != stored.seats[conn.seat].token_digest:
+            if conn.seat is not None and not conn.holds(stored.seats[conn.seat]):
                 conn.revoked = True
                 conn.push(
                     {
@@ -946,7 +605,7 @@ class Hub:
         match = Match.new(stored.game, stored.players, None, stored.options)
         assert match.seed is not None
         match_id = secrets.token_urlsafe(9)
-        seats = [Seat(s.seat, s.kind, s.bot, s.name, None) for s in stored.seats]
+        seats = [Seat(s.seat, s.kind, s.bot, s.name, None, s.account_id) for s in stored.seats]
         made = await run_in_threadpool(
             self.store.create_rematch,
             live.id,
@@ -980,6 +639,14 @@ class Hub:
             claimed = await run_in_threadpool(self.store.claim, live.id, seat, token_digest)
             live.stored = await run_in_threadpool(self._refresh, live.id)
         return claimed
+
+    async def tie_seat(self, live: LiveMatch, seat: int, account_id: int) -> str:
+        """Let ``seat`` belong to an account (:meth:`Store.tie_seat`); everyone is told."""
+        async with live.lock:
+            answer = await run_in_threadpool(self.store.tie_seat, live.id, seat, account_id)
+            if answer == "tied":
+                self._seats_changed(live, await run_in_threadpool(self._refresh, live.id))
+        return answer
 
     def _tell_rematch(self, live: LiveMatch) -> None:
         message = {"type": "rematch", "match": live.stored.rematch}
@@ -1198,7 +865,7 @@ def _check_actor(
     live: LiveMatch, seat: int, by_bot: bool, conn: Connection | None, clock: bool
 ) -> None:
     info = live.seats[seat]
-    if conn is not None and (conn.revoked or conn.token_digest != info.token_digest):
+    if conn is not None and (conn.revoked or not conn.holds(info)):
         raise SeatError("seat_reassigned", "this seat was given to someone else")
     if by_bot and (info.kind == "bot") == clock:
         raise SeatError("seat_changed", "the seat changed hands while the bot thought")

@@ -1,8 +1,12 @@
 """The server's tables (SQLAlchemy 2). Alembic migrations in ``migrations/`` create them.
 
 A match is its set-up (game, players, options, seed) plus its accepted actions in order:
-exactly a Sengoku record, so any match can be rebuilt by replaying it. Seat tokens and the
-host token are stored only as SHA-256 digests.
+exactly a Sengoku record, so any match can be rebuilt by replaying it. Seat tokens, the host
+token and session ids are stored only as SHA-256 digests, passwords only as argon2id hashes.
+
+Players (migration 0004): an account may hold seats; a match that is still an open table
+(``status = "open"``) waits for people to take its open seats; a rated match moves its
+players' ratings (one row per account and game) and leaves a history row per player.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -44,7 +49,7 @@ class MatchRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     options: Mapped[str] = mapped_column(Text)  # JSON object
     seed: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # running | finished
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open | running | finished
     length: Mapped[int] = mapped_column(Integer, default=0)  # accepted actions so far
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON, once finished
     turn_clock: Mapped[float | None] = mapped_column(Float, nullable=True)  # seconds
@@ -57,6 +62,13 @@ class MatchRow(Base):
     # undo (migration 0003_undo): the host's option, and how many actions were taken back
     allow_undo: Mapped[bool] = mapped_column(default=True, server_default=true())
     undos: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    # players (migration 0004_players): the account that opened the table, whether the
+    # match is rated, and whether its ratings were applied (once, when it ended)
+    host_account: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    rating_applied: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class SeatRow(Base):
@@ -70,6 +82,10 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     token_digest: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the account the seat belongs to (migration 0004_players); kind "open": nobody sits yet
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
 
 
 class ActionRow(Base):
@@ -97,4 +113,66 @@ class ChatRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AccountRow(Base):
+    """A player's account (``kind="person"``), or a bot level that rated matches rate
+    (``kind="bot"``, named ``bot:<level>``, no password: nobody signs in as it)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))  # as the player typed it
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)  # casefolded: one per name
+    display_name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(8), default="person")  # person | bot
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    language: Mapped[str] = mapped_column(String(8), default="en")
+    locked: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the digest of its session id, its CSRF token, and when it was
+    made and last used (it ends after an idle time and after a longest time)."""
+
+    __tablename__ = "sessions"
+
+    id_digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingRow(Base):
+    """An account's rating in one game (OpenSkill, Plackett-Luce): ``mu`` and ``sigma``."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChangeRow(Base):
+    """What one rated match did to one player's rating: before and after, and the place."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_account", "account_id", "game", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    game: Mapped[str] = mapped_column(String(64))
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -14,7 +14,7 @@ import hashlib
 import json
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import ActionRow, ChatRow, MatchRow, SeatRow, utcnow
+from .models import AccountRow, ActionRow, ChatRow, MatchRow, SeatRow, utcnow
 
 __all__ = [
     "CHAT_CHANNEL",
@@ -114,17 +114,27 @@ class Append:
 
 @dataclass(frozen=True)
 class Seat:
-    """A seat as stored: a person or a bot (``bot`` is its level), never its token."""
+    """A seat as stored: a person (``human``), a bot (``bot`` is its level) or, at an open
+    table, nobody yet (``open``); a person's seat may belong to an account (``account_id``,
+    and its name ``account``). Never its token."""
 
     seat: int
     kind: str
     bot: str | None
     name: str | None
     token_digest: str | None = None
+    account_id: int | None = None
+    account: str | None = None
 
     def public(self) -> dict[str, Any]:
         """What anyone may see of the seat (never its token)."""
-        return {"seat": self.seat, "kind": self.kind, "bot": self.bot, "name": self.name}
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "bot": self.bot,
+            "name": self.name,
+            "account": self.account,
+        }
 
 
 @dataclass(frozen=True)
@@ -148,6 +158,9 @@ class StoredMatch:
     rematch: str | None = None  # the id of this match's rematch, once one was made
     allow_undo: bool = True
     undos: int = 0
+    rated: bool = False
+    host_account: int | None = None  # the account that opened the table
+    host: str | None = None  # its name
 
     def public(self) -> dict[str, Any]:
         """What anyone may see of the match (no tokens, no seed)."""
@@ -166,6 +179,8 @@ class StoredMatch:
             "seats": [s.public() for s in self.seats],
             "spectator_chat": self.spectator_chat,
             "rematch": self.rematch,
+            "rated": self.rated,
+            "host": self.host,
         }
 
 
@@ -196,6 +211,19 @@ class Store:
         self._write: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.is_postgres else threading.Lock()
         )
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[Session]:
+        """A transaction that writes, committed when the block ends (rolled back if it
+        raises); on SQLite one writer at a time."""
+        with self._write, self._sessions.begin() as session:
+            yield session
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session to read with."""
+        with self._sessions() as session:
+            yield session
 
     # -- schema ------------------------------------------------------------------------------
 
@@ -234,9 +262,14 @@ class Store:
         turn_clock: float | None,
         spectator_chat: bool = False,
         allow_undo: bool = True,
+        *,
+        status: str = "running",
+        host_account: int | None = None,
+        rated: bool = False,
     ) -> None:
-        """Store a new match with its seats (``allow_undo``: the host's undo option)."""
-        with self._write, self._sessions.begin() as session:
+        """Store a new match with its seats (``allow_undo``: the host's undo option;
+        ``status="open"``: an open table, whose open seats wait for people)."""
+        with self.writing() as session:
             _add_match(
                 session,
                 match_id,
@@ -249,30 +282,46 @@ class Store:
                 turn_clock,
                 spectator_chat,
                 allow_undo,
+                status=status,
+                host_account=host_account,
+                rated=rated,
             )
 
     def get(self, match_id: str) -> StoredMatch | None:
         """The match with that id, or ``None``."""
-        with self._sessions() as session:
+        with self.reading() as session:
             row = session.get(MatchRow, match_id)
             return None if row is None else self._stored(session, row)
 
-    def matches(self, status: str | None = None, limit: int = 100) -> list[StoredMatch]:
-        """Matches, newest first; ``status`` is ``running``, ``finished`` or ``None`` (all)."""
-        with self._sessions() as session:
+    def matches(
+        self,
+        status: str | None = None,
+        limit: int = 100,
+        account: int | None = None,
+        tables: bool = False,
+    ) -> list[StoredMatch]:
+        """Matches, newest first; ``status`` is ``open`` (the tables), ``running``,
+        ``finished`` or ``None`` (running and finished, and open tables too with
+        ``tables``); ``account``: only those in which that account holds a seat."""
+        with self.reading() as session:
             query = select(MatchRow).order_by(MatchRow.updated_at.desc()).limit(limit)
             if status is not None:
                 query = query.where(MatchRow.status == status)
+            elif not tables:
+                query = query.where(MatchRow.status.in_(("running", "finished")))
+            if account is not None:
+                seated = select(SeatRow.match_id).where(SeatRow.account_id == account)
+                query = query.where(MatchRow.id.in_(seated))
             return [self._stored(session, row) for row in session.scalars(query)]
 
     def running_ids(self) -> list[str]:
         """The ids of every unfinished match."""
-        with self._sessions() as session:
+        with self.reading() as session:
             return list(session.scalars(select(MatchRow.id).where(MatchRow.status == "running")))
 
     def actions(self, match_id: str, since: int = 0) -> list[tuple[int, str]]:
         """The stored actions from number ``since`` on, as ``(seat, notation)``."""
-        with self._sessions() as session:
+        with self.reading() as session:
             rows = session.execute(
                 select(ActionRow.seat, ActionRow.notation)
                 .where(ActionRow.match_id == match_id, ActionRow.number >= since)
@@ -338,7 +387,7 @@ class Store:
                 conn.execute(insert(ActionRow), rows)
                 if self.is_postgres:
                     for row in rows:
-                        self._notify(conn, row["match_id"])
+                        self.notify(conn, row["match_id"])
         return [claimed[i] for i in range(len(appends))]
 
     # -- undo ------------------------------------------------------------------------------
@@ -352,7 +401,7 @@ class Store:
         returns, and before anyone is told of the undo.
         """
         now = utcnow()
-        with self._write, self._sessions.begin() as session:
+        with self.writing() as session:
             claimed = session.execute(
                 update(MatchRow)
                 .where(
@@ -397,12 +446,12 @@ class Store:
                     ],
                 )
             if self.is_postgres:
-                self._notify(session, match_id)
+                self.notify(session, match_id)
         return True
 
     def progress(self, match_id: str) -> tuple[int, int]:
         """How many actions the match has stored, and how many it has taken back."""
-        with self._sessions() as session:
+        with self.reading() as session:
             row = session.execute(
                 select(MatchRow.length, MatchRow.undos).where(MatchRow.id == match_id)
             ).one()
@@ -412,23 +461,27 @@ class Store:
         self, match_id: str, seat: int, kind: str, bot: str | None, token_digest: str | None
     ) -> None:
         """Hand a seat to a bot (``kind="bot"``) or back to a person; a ``token_digest``
-        replaces the seat's token."""
-        with self._write, self._sessions.begin() as session:
+        replaces the seat's token, and the seat no longer belongs to its account. A rated
+        match whose seat changes hands is rated no more."""
+        with self.writing() as session:
             row = session.get(SeatRow, (match_id, seat))
             if row is None:
                 raise LookupError(f"match {match_id} has no seat {seat}")
             row.kind, row.bot = kind, bot
             if token_digest is not None:
                 row.token_digest = token_digest
+                row.account_id = None
             session.execute(
-                update(MatchRow).where(MatchRow.id == match_id).values(updated_at=utcnow())
+                update(MatchRow)
+                .where(MatchRow.id == match_id)
+                .values(updated_at=utcnow(), rated=False)
             )
             if self.is_postgres:
-                self._notify(session, match_id)
+                self.notify(session, match_id)
 
     def count(self) -> int:
         """How many matches are stored."""
-        with self._sessions() as session:
+        with self.reading() as session:
             return int(session.scalar(select(func.count()).select_from(MatchRow)) or 0)
 
     # -- chat and rematch ----------------------------------------------------------------------
@@ -444,7 +497,7 @@ class Store:
     ) -> None:
         """Store a chat message; with PostgreSQL, ``payload`` (the message as clients get it)
         goes to the other processes when it commits. The match's actions are not locked."""
-        with self._write, self._sessions.begin() as session:
+        with self.writing() as session:
             session.add(ChatRow(match_id=match_id, seat=seat, name=name, text=body, created_at=at))
             if self.is_postgres:
                 note = json.dumps({"origin": self.origin, "match": match_id, "chat": payload})
@@ -452,7 +505,7 @@ class Store:
 
     def chat(self, match_id: str, limit: int) -> list[tuple[int | None, str, str, Any]]:
         """The match's last ``limit`` chat messages, oldest first: ``(seat, name, text, at)``."""
-        with self._sessions() as session:
+        with self.reading() as session:
             rows = session.execute(
                 select(ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created_at)
                 .where(ChatRow.match_id == match_id)
@@ -477,7 +530,7 @@ class Store:
         Claiming the old match's ``rematch`` and storing the new match are one transaction,
         so two requests (even in two processes) make one rematch.
         """
-        with self._write, self._sessions.begin() as session:
+        with self.writing() as session:
             claimed = session.execute(
                 update(MatchRow)
                 .where(MatchRow.id == old_id, MatchRow.rematch.is_(None))
@@ -502,15 +555,16 @@ class Store:
                 old.turn_clock,
                 old.spectator_chat,
                 old.allow_undo,
+                rated=old.rated,
             )
             if self.is_postgres:
-                self._notify(session, old_id)
+                self.notify(session, old_id)
         return match_id
 
     def claim(self, match_id: str, seat: int | None, token_digest: str) -> bool:
         """Give a seat (``None``: the host) the token ``token_digest``, if it has none yet or
         already that one. ``False``: it has another (the host gave the seat to someone)."""
-        with self._write, self._sessions.begin() as session:
+        with self.writing() as session:
             if seat is None:
                 claimed = session.execute(
                     update(MatchRow)
@@ -530,20 +584,61 @@ class Store:
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 return False
             if self.is_postgres:
-                self._notify(session, match_id)
+                self.notify(session, match_id)
         return True
+
+    def tie_seat(self, match_id: str, seat: int, account_id: int) -> str:
+        """Let a seat belong to an account (its player signed in and confirmed). Returns
+        ``"tied"`` (or it was already), ``"taken"`` (it belongs to another account) or
+        ``"seated"`` (the account holds another seat of the match)."""
+        with self.writing() as session:
+            others = session.scalar(
+                select(func.count()).where(
+                    SeatRow.match_id == match_id,
+                    SeatRow.account_id == account_id,
+                    SeatRow.seat != seat,
+                )
+            )
+            if others:
+                return "seated"
+            tied = session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.match_id == match_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    (SeatRow.account_id.is_(None)) | (SeatRow.account_id == account_id),
+                )
+                .values(account_id=account_id)
+            )
+            if tied.rowcount != 1:  # type: ignore[attr-defined]
+                return "taken"
+            self.notify(session, match_id)
+        return "tied"
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _notify(self, session: Session | Connection, match_id: str) -> None:
+    def notify(self, session: Session | Connection, match_id: str) -> None:
+        """PostgreSQL: tell the other server processes, when ``session`` commits, that the
+        match changed (on SQLite, with one process, nothing)."""
+        if not self.is_postgres:
+            return
         # Delivered to every listening process when the transaction commits.
         payload = f"{match_id} {self.origin}"
         session.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": payload})
 
     @staticmethod
     def _stored(session: Session, row: MatchRow) -> StoredMatch:
-        seats = session.scalars(
-            select(SeatRow).where(SeatRow.match_id == row.id).order_by(SeatRow.seat)
+        seats = session.execute(
+            select(SeatRow, AccountRow.name)
+            .outerjoin(AccountRow, AccountRow.id == SeatRow.account_id)
+            .where(SeatRow.match_id == row.id)
+            .order_by(SeatRow.seat)
+        ).all()
+        host = (
+            session.scalar(select(AccountRow.name).where(AccountRow.id == row.host_account))
+            if row.host_account is not None
+            else None
         )
         return StoredMatch(
             id=row.id,
@@ -558,11 +653,17 @@ class Store:
             host_digest=row.host_digest,
             created_at=_iso(row.created_at),
             updated_at=_iso(row.updated_at),
-            seats=tuple(Seat(s.seat, s.kind, s.bot, s.name, s.token_digest) for s in seats),
+            seats=tuple(
+                Seat(s.seat, s.kind, s.bot, s.name, s.token_digest, s.account_id, account)
+                for s, account in seats
+            ),
             spectator_chat=bool(row.spectator_chat),
             rematch=row.rematch,
             allow_undo=bool(row.allow_undo),
             undos=int(row.undos or 0),
+            rated=bool(row.rated),
+            host_account=row.host_account,
+            host=host,
         )
 
 
@@ -595,6 +696,10 @@ def _add_match(
     turn_clock: float | None,
     spectator_chat: bool,
     allow_undo: bool,
+    *,
+    status: str = "running",
+    host_account: int | None = None,
+    rated: bool = False,
 ) -> None:
     now = utcnow()
     session.add(
@@ -604,7 +709,7 @@ def _add_match(
             players=players,
             options=json.dumps(options),
             seed=seed,
-            status="running",
+            status=status,
             length=0,
             outcome=None,
             turn_clock=turn_clock,
@@ -614,6 +719,9 @@ def _add_match(
             spectator_chat=spectator_chat,
             allow_undo=allow_undo,
             undos=0,
+            host_account=host_account,
+            rated=rated,
+            rating_applied=False,
         )
     )
     session.flush()
@@ -626,6 +734,7 @@ def _add_match(
                 bot=s.bot,
                 token_digest=s.token_digest,
                 name=s.name,
+                account_id=s.account_id,
             )
         )
 
