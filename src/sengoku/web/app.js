@@ -1,8 +1,11 @@
-// The shell: language picker, help panel and the three pages (lobby, play, replay).
-import { h } from "./dom.js";
+// The shell: language picker, the account's links, help panel, and the pages (lobby, a match
+// or an open table, a replay, the account, a player's profile, the leaderboards).
+import { accountPage, drawNav, loadSession, saveLanguage } from "./account.js";
+import { h, session } from "./dom.js";
 import { LANGUAGES, chosenLanguage, t, useLanguage, language } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { matchPage } from "./play.js";
+import { profilePage, ratingsPage } from "./players.js";
 
 const app = document.getElementById("app");
 let page = null; // the current page: { scopes, render(), help }
@@ -20,6 +23,7 @@ function labelShell() {
   const help = document.getElementById("help-button");
   help.hidden = !page?.game;
   help.textContent = t("ui.help.open");
+  drawNav();
 }
 
 function setUpLanguagePicker() {
@@ -28,6 +32,7 @@ function setUpLanguagePicker() {
   picker.value = language();
   picker.addEventListener("change", async () => {
     await useLanguage(picker.value, page ? page.scopes() : ["ui"]);
+    saveLanguage(picker.value);
     labelShell();
     if (page) await page.render();
   });
@@ -50,18 +55,30 @@ function openHelp() {
   dialog.showModal();
 }
 
+/** The page the address names. */
+function pageFor(path) {
+  const play = path.match(/^\/(play|replay)\/([\w-]+)$/);
+  if (play) return matchPage(app, play[2], play[1] === "replay");
+  const player = path.match(/^\/player\/([^/]+)$/);
+  if (player) return profilePage(app, decodeURIComponent(player[1]));
+  if (path === "/account") return accountPage(app);
+  if (path === "/ratings") return ratingsPage(app);
+  return lobbyPage(app);
+}
+
 async function start() {
-  await useLanguage(chosenLanguage(), ["ui"]);
+  await loadSession();
+  // a signed-in player's pages speak the language their account keeps
+  await useLanguage(session.account?.language || chosenLanguage(), ["ui"]);
   setUpLanguagePicker();
   document.getElementById("help-button").addEventListener("click", openHelp);
   document.addEventListener("keydown", event => {
     if (event.key === "?" && !/INPUT|SELECT|TEXTAREA/.test(document.activeElement?.tagName || "")) openHelp();
   });
-  const play = location.pathname.match(/^\/(play|replay)\/([\w-]+)$/);
   // another seat's link for the same match differs only after the "#": open it afresh
-  if (play) window.addEventListener("hashchange", () => location.reload());
+  if (/^\/(play|replay)\//.test(location.pathname)) window.addEventListener("hashchange", () => location.reload());
   try {
-    await show(play ? matchPage(app, play[2], play[1] === "replay") : lobbyPage(app));
+    await show(pageFor(location.pathname));
   } catch (error) {
     app.replaceChildren(h("p", { class: "error", role: "alert" }, error.message));
   }

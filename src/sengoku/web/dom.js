@@ -23,11 +23,24 @@ export const h = (tag, attrs = {}, ...children) => fill(document.createElement(t
 /** An SVG element: s("circle", {cx: 4, cy: 4, r: 2}). */
 export const s = (tag, attrs = {}, ...children) => fill(document.createElementNS(SVG_NS, tag), attrs, children);
 
-/** JSON from the server's API; throws an Error carrying the API's message. */
+/** The signed-in player (null: nobody) and the session's CSRF token, which every change
+ *  made with the session cookie carries (docs/protocol.md, "Accounts"). account.js fills it. */
+export const session = { account: null, csrf: null };
+
+/** JSON from the server's API; throws an Error carrying the API's message (and its `code`
+ *  and HTTP `status`). A change (not GET) carries the session's CSRF token. */
 export async function api(path, options = {}) {
-  const response = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
+  const headers = { "content-type": "application/json", ...(options.headers || {}) };
+  const method = (options.method || "GET").toUpperCase();
+  if (session.csrf && method !== "GET" && method !== "HEAD") headers["x-csrf-token"] = session.csrf;
+  const response = await fetch(path, { ...options, headers });
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(body.error ? body.error.message : response.statusText);
+  if (!response.ok) {
+    const error = new Error(body.error ? body.error.message : response.statusText);
+    error.code = body.error?.code;
+    error.status = response.status;
+    throw error;
+  }
   return body;
 }
 

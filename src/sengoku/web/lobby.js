@@ -1,5 +1,6 @@
-// The lobby: start a match (game, players, options, seats), share its links, list matches.
-import { api, h, hostStore, seatStore } from "./dom.js";
+// The lobby: start a match or open a table (game, players, options, seats), share its links,
+// the open tables to sit down at, the signed-in player's matches, and the list of matches.
+import { api, h, hostStore, seatStore, session } from "./dom.js";
 import { t, tOr, useLanguage, language } from "./i18n.js";
 
 /** The bot levels the server offers (docs/ai.md). */
@@ -16,7 +17,7 @@ export async function gameModule(name) {
 
 export function lobbyPage(root) {
   let games = [];
-  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", spectatorChat: false, undo: true };
+  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", spectatorChat: false, undo: true, rated: false };
   let created = null;
   let filter = "running";
   let drawing = 0; // the latest redraw; an older one that finishes later is dropped
@@ -34,6 +35,8 @@ export function lobbyPage(root) {
     document.title = `Sengoku — ${t("ui.lobby.title")}`;
     document.getElementById("where").textContent = t("ui.lobby.title");
     const newMatch = await newMatchCard();
+    const tables = await tablesCard();
+    const own = session.account ? await myMatchesCard() : null; // none yet: no card
     const matches = await matchesCard();
     if (mine !== drawing) return; // a later redraw (after another change) is on its way
     const focused = document.activeElement?.id; // keep the keyboard's place across a redraw
@@ -44,9 +47,12 @@ export function lobbyPage(root) {
       h("div", { class: "lobby" },
         h("section", { class: "card intro" },
           h("h1", {}, t("ui.lobby.welcome")), h("p", {}, t("ui.lobby.intro"))),
+        own,
+        tables,
         newMatch,
         created ? createdCard() : null,
         matches));
+    watchTables();
     for (const fold of root.querySelectorAll("details[data-fold]")) fold.open = opened.has(fold.dataset.fold);
     if (focused) document.getElementById(focused)?.focus();
   }
@@ -58,8 +64,10 @@ export function lobbyPage(root) {
     const module = await gameModule(game.name);
     const featured = module.featuredOptions || [];
     const colours = module.seatColours ? module.seatColours(form.players) : [];
-    while (form.seats.length < form.players) form.seats.push(form.seats.length === 0 ? { kind: "human", bot: "normal", name: "" } : { kind: "bot", bot: "normal", name: "" });
+    const me = session.account;
+    while (form.seats.length < form.players) form.seats.push(form.seats.length === 0 ? { kind: me ? "me" : "human", bot: "normal", name: "" } : { kind: "bot", bot: "normal", name: "" });
     form.seats.length = form.players;
+    if (!me) for (const seat of form.seats) if (seat.kind === "me" || seat.kind === "open") seat.kind = "human";
 
     const gameSelect = h("select", { id: "new-game", onchange: e => { form.game = e.target.value; form.options = {}; render(); } },
       ...games.map(g => h("option", { value: g.name, selected: g.name === game.name }, tOr(`${g.name}.title`, g.title))));
@@ -69,8 +77,15 @@ export function lobbyPage(root) {
     const seatRows = form.seats.map((seat, i) => h("div", { class: "seat-row" },
       h("span", { class: `chip seat-${i}`, style: colours[i] ? `--seat:${colours[i].css}` : null }, colours[i] ? colours[i].name : t("ui.seat", { n: i + 1 })),
       h("select", { class: "seat-kind", id: `seat-kind-${i}`, "aria-label": t("ui.lobby.seat_kind", { n: i + 1 }), onchange: e => {
-        const v = e.target.value; seat.kind = v === "human" ? "human" : "bot"; if (v !== "human") seat.bot = v; render();
-      } }, h("option", { value: "human", selected: seat.kind === "human" }, t("ui.lobby.human")),
+        const v = e.target.value;
+        if (v === "me") for (const other of form.seats) if (other.kind === "me") other.kind = "human";
+        seat.kind = ["human", "me", "open"].includes(v) ? v : "bot";
+        if (seat.kind === "bot") seat.bot = v;
+        render();
+      } },
+        me ? h("option", { value: "me", selected: seat.kind === "me" }, t("ui.lobby.me", { name: me.display_name })) : null,
+        h("option", { value: "human", selected: seat.kind === "human", disabled: form.rated }, t("ui.lobby.human")),
+        me ? h("option", { value: "open", selected: seat.kind === "open" }, t("ui.lobby.open_seat")) : null,
         ...BOT_LEVELS.map(level => h("option", { value: level, selected: seat.kind === "bot" && seat.bot === level }, t("ui.lobby.bot", { level: t(`ui.level.${level}`) })))),
       seat.kind === "human" ? h("input", { class: "seat-name", placeholder: t("ui.lobby.name"), "aria-label": t("ui.lobby.name"), value: seat.name, maxlength: 40, oninput: e => { seat.name = e.target.value; } }) : null));
 
@@ -103,15 +118,17 @@ export function lobbyPage(root) {
       message.textContent = "";
       create.disabled = true;
       try {
-        const body = { game: form.game, players: form.players, options: form.options,
-          seats: form.seats.map(s => (s.kind === "human" ? { kind: "human", ...(s.name.trim() ? { name: s.name.trim() } : {}) } : { kind: "bot", bot: s.bot })) };
+        const body = { game: form.game, players: form.players, options: form.options, seats: form.seats.map(seatBody) };
         if (form.seed !== "") body.seed = Number(form.seed);
         if (form.clock !== "") body.turn_clock = Number(form.clock);
         if (form.spectatorChat) body.spectator_chat = true;
-        if (!form.undo) body.undo = false;
+        if (form.rated) body.rated = true;
+        else if (!form.undo) body.undo = false;
         const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
         // only the host's key is kept here; each seat's key is kept by the browser that opens it
         hostStore.put(made.id, made.host_token);
+        // an open table: its page waits for the players, and the host starts it there
+        if (made.status === "open") { location.assign(`/play/${made.id}`); return; }
         // one person against bots: no links to hand out, straight to the board
         const people = made.seats.filter(seat => seat.join_url);
         if (people.length === 1) { location.assign(people[0].join_url); return; }
@@ -128,7 +145,14 @@ export function lobbyPage(root) {
       h("div", { class: "row" },
         h("label", {}, t("ui.lobby.game"), " ", gameSelect),
         h("label", {}, t("ui.lobby.players"), " ", playersSelect)),
-      h("fieldset", { class: "seats" }, h("legend", {}, t("ui.lobby.seats")), ...seatRows),
+      h("fieldset", { class: "seats" }, h("legend", {}, t("ui.lobby.seats")), ...seatRows,
+        me ? h("div", { class: "option rated-option" }, h("label", { for: "new-rated" }, t("ui.lobby.rated")),
+          h("input", { id: "new-rated", type: "checkbox", checked: form.rated, onchange: e => {
+            form.rated = e.target.checked;
+            if (form.rated) for (const seat of form.seats) if (seat.kind === "human") seat.kind = "open";
+            render();
+          } }), h("small", {}, t("ui.lobby.rated_help")))
+          : h("p", { class: "hint sign-in-hint" }, h("a", { href: `/account?next=${encodeURIComponent("/")}` }, t("ui.nav.sign_in")), " ", t("ui.lobby.sign_in_for_tables"))),
       main.length ? h("fieldset", { class: "options" }, h("legend", {}, t("ui.lobby.options")), ...main.map(optionInput)) : null,
       rest.length ? folded("rules", t("ui.lobby.rule_options"), ...rest.map(optionInput)) : null,
       folded("more", t("ui.lobby.more"),
@@ -140,8 +164,107 @@ export function lobbyPage(root) {
           h("input", { id: "new-spectator-chat", type: "checkbox", checked: form.spectatorChat, onchange: e => { form.spectatorChat = e.target.checked; } }),
           h("small", {}, t("ui.lobby.spectator_chat_help"))),
         h("div", { class: "option" }, h("label", { for: "new-undo" }, t("ui.lobby.undo")),
-          h("input", { id: "new-undo", type: "checkbox", checked: form.undo, onchange: e => { form.undo = e.target.checked; } }), h("small", {}, t("ui.lobby.undo_help")))),
+          h("input", { id: "new-undo", type: "checkbox", checked: form.undo && !form.rated, disabled: form.rated, onchange: e => { form.undo = e.target.checked; } }),
+          h("small", {}, form.rated ? t("ui.lobby.undo_rated") : t("ui.lobby.undo_help")))),
       h("div", { class: "row" }, create), message);
+  }
+
+  /** A seat of the form as POST /api/matches takes it. */
+  function seatBody(seat) {
+    if (seat.kind === "me") return { kind: "human", mine: true };
+    if (seat.kind === "open") return { kind: "open" };
+    if (seat.kind === "bot") return { kind: "bot", bot: seat.bot };
+    return { kind: "human", ...(seat.name.trim() ? { name: seat.name.trim() } : {}) };
+  }
+
+  // -- open tables (docs/protocol.md, "Open tables") ------------------------------------------
+  let guestName = "";
+  let tablesTimer = null;
+
+  /** Who sits at a seat, in words: a person's name, a bot level, or "open". */
+  function seatText(seat) {
+    if (seat.kind === "bot") return t(`ui.level.${seat.bot}`);
+    if (seat.kind === "open") return t("ui.tables.open");
+    return seat.name || t("ui.lobby.human");
+  }
+
+  async function tablesCard() {
+    const tables = await api("/api/tables");
+    const held = seatStore.all();
+    const me = session.account?.name;
+    const rows = tables.map(table => {
+      const sitting = table.seats.some(seat => (me && seat.account === me) || (held[table.id] && String(seat.seat) in held[table.id]));
+      let actions;
+      if (sitting || table.host === me) actions = [h("a", { class: "button small open-table", href: `/play/${table.id}` }, t("ui.tables.go"))];
+      else if (table.rated && !me) actions = [h("a", { class: "sign-in-to-sit", href: `/account?next=${encodeURIComponent("/")}` }, t("ui.tables.sign_in_to_sit"))];
+      else {
+        actions = table.seats.filter(seat => seat.kind === "open").map(seat => h("button", { type: "button", class: "small take-seat", "data-table": table.id, "data-seat": seat.seat,
+          onclick: event => takeSeat(table, seat.seat, event.currentTarget) }, t("ui.tables.take", { n: seat.seat + 1 })));
+      }
+      return h("li", { class: "table-row", "data-table": table.id },
+        h("div", { class: "table-what" },
+          h("strong", {}, tOr(`${table.game}.title`, table.game)), " ",
+          h("span", { class: "hint" }, t("ui.tables.players", { n: table.players })),
+          table.rated ? h("span", { class: "tag" }, t("ui.tables.rated")) : null,
+          table.turn_clock ? h("span", { class: "hint" }, t("ui.tables.clock", { n: table.turn_clock })) : null,
+          h("span", { class: "hint" }, t("ui.tables.host_is"), " ", h("a", { href: `/player/${encodeURIComponent(table.host || "")}` }, table.host || "?"))),
+        h("ol", { class: "table-seats" }, ...table.seats.map(seat => h("li", { class: `seat-${seat.kind}` }, seatText(seat)))),
+        h("div", { class: "table-actions" }, ...actions));
+    });
+    const guest = session.account ? null : h("label", { class: "guest-name" }, t("ui.tables.your_name"), " ",
+      h("input", { id: "guest-name", value: guestName, maxlength: 40, placeholder: t("ui.lobby.name"), oninput: e => { guestName = e.target.value; } }));
+    return h("section", { id: "tables", class: "card tables" },
+      h("div", { class: "row" }, h("h2", {}, t("ui.tables.title")), guest),
+      rows.length ? h("ul", { class: "table-list" }, ...rows) : h("p", { class: "hint" }, t("ui.tables.none")),
+      h("p", { class: "error", role: "alert", id: "tables-error" }));
+  }
+
+  async function takeSeat(table, seat, button) {
+    button.disabled = true;
+    try {
+      const body = session.account ? {} : { name: guestName.trim() || null };
+      const taken = await api(`/api/tables/${table.id}/seats/${seat}`, { method: "POST", body: JSON.stringify(body) });
+      seatStore.put(table.id, seat, taken.token);
+      location.assign(taken.join_url);
+    } catch (error) {
+      button.disabled = false;
+      const message = document.getElementById("tables-error");
+      if (message) message.textContent = error.message;
+    }
+  }
+
+  /** Keep the open tables fresh while the lobby is shown (not while the reader is in it). */
+  function watchTables() {
+    clearInterval(tablesTimer);
+    tablesTimer = setInterval(async () => {
+      const shown = document.getElementById("tables");
+      if (!shown || shown.contains(document.activeElement)) return;
+      try {
+        const fresh = await tablesCard();
+        if (shown.isConnected) shown.replaceWith(fresh);
+      } catch { /* the next tick tries again */ }
+    }, 4000);
+  }
+
+  // -- the signed-in player's matches -------------------------------------------------------------
+  async function myMatchesCard() {
+    const mine = await api("/api/account/matches?limit=20");
+    const rows = mine.map(m => {
+      const state = m.status === "open" ? t("ui.mine.table") : m.status === "finished" ? t("ui.lobby.finished")
+        : m.your_turn ? t("ui.mine.your_turn") : t("ui.lobby.running");
+      const links = [h("a", { class: "open-mine", href: `/play/${m.id}` }, m.status === "finished" ? t("ui.lobby.view") : t("ui.mine.open"))];
+      if (m.status === "finished") links.push(" · ", h("a", { class: "replay", href: `/replay/${m.id}` }, t("ui.lobby.replay")));
+      return h("tr", { "data-match": m.id, class: m.your_turn ? "your-turn" : null },
+        h("td", {}, tOr(`${m.game}.title`, m.game)),
+        h("td", {}, m.seats.map(seatText).join(", ")),
+        h("td", {}, state, m.rated ? h("span", { class: "tag" }, t("ui.tables.rated")) : null),
+        h("td", { class: "links" }, ...links));
+    });
+    if (!rows.length) return null;
+    return h("section", { id: "my-matches", class: "card matches" },
+      h("div", { class: "row" }, h("h2", {}, t("ui.mine.title")),
+        h("a", { href: `/player/${encodeURIComponent(session.account.name)}` }, t("ui.account.profile"))),
+      h("table", {}, h("tbody", {}, ...rows)));
   }
 
   function createdCard() {

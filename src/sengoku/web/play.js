@@ -1,10 +1,12 @@
 // The match page: one seat's (or a spectator's) live view over the WebSocket, or the replay of
 // a finished match step by step. The game's renderer (./games/<game>.js) draws the board and
 // the choices; this shell keeps the connection, the status line, the log and the final scores.
-import { api, h, hostStore, s, seatStore } from "./dom.js";
+import { api, h, hostStore, s, seatStore, session } from "./dom.js";
 import { language, say, seatsNamed, t, tOr, useLanguage } from "./i18n.js";
 import { BOT_LEVELS, gameModule } from "./lobby.js";
 import { applyPatch } from "./patch.js";
+import { ratingText } from "./players.js";
+import { tableRoom } from "./table.js";
 
 export function matchPage(root, matchId, replay) {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -69,7 +71,7 @@ export function matchPage(root, matchId, replay) {
     const logBox = h("section", { class: "log" }, h("div", { class: "log-head" }, h("h2", {}, t("ui.log.title")), filterInput, whoSelect), ui.log);
     ui.replayBar = replay ? replayBar() : null;
     root.replaceChildren(h("div", { class: `match game-${info.game}` },
-      h("div", { class: "status-row" }, ui.status, ui.since), chatJump(), rematchNotice(), ui.replayBar,
+      h("div", { class: "status-row" }, ui.status, ui.since), chatJump(), rematchNotice(), ui.claim = h("div", { class: "claim", hidden: true }), ui.replayBar,
       h("div", { class: "match-grid" },
         h("div", { class: "main-col" }, ui.board, ui.scores),
         // the side column: its top part scrolls, the log stays at its foot (style.css)
@@ -278,12 +280,37 @@ export function matchPage(root, matchId, replay) {
     ui.scores.hidden = !outcome;
     if (!outcome) return;
     const order = outcome.ranking || [...outcome.scores.keys()];
+    const changes = ratingChanges();
     ui.scores.replaceChildren(h("div", {}, h("h2", {}, t("ui.play.final_scores")), rankLine(outcome),
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("ui.play.rank")), h("th", {}, t("ui.play.player")), h("th", {}, t("ui.play.score")))),
-        h("tbody", {}, ...order.map(seat => h("tr", { class: outcome.winners.includes(seat) ? "winner" : null },
-          h("td", {}, String(outcome.ranks[seat])), h("td", {}, seatName(seat)), h("td", { class: "num" }, String(outcome.scores[seat])))))),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("ui.play.rank")), h("th", {}, t("ui.play.player")), h("th", {}, t("ui.play.score")),
+        changes ? h("th", {}, t("ui.play.rating")) : null)),
+        h("tbody", {}, ...order.map(seat => h("tr", { class: outcome.winners.includes(seat) ? "winner" : null, "data-seat": seat },
+          h("td", {}, String(outcome.ranks[seat])), h("td", {}, seatName(seat)), h("td", { class: "num" }, String(outcome.scores[seat])),
+          changes ? h("td", { class: "num rating-change" }, ratingChangeText(changes[seat])) : null)))),
       module.scoreDetails ? module.scoreDetails(last.view, t, seatName) : null,
       replay ? null : h("p", {}, h("a", { href: `/replay/${matchId}` }, t("ui.lobby.replay")), " · ", h("a", { href: "/" }, t("ui.play.back")))));
+  }
+
+  // -- a rated match's rating changes (docs/protocol.md, GET /api/matches/{id}/ratings) -------
+  let ratings = null; // by seat, once the server has rated the match; null until then
+  let ratingsAsked = false;
+  function ratingChanges() {
+    if (!info.rated || ratings) return ratings;
+    if (!ratingsAsked) {
+      ratingsAsked = true;
+      api(`/api/matches/${matchId}/ratings`).then(answer => {
+        if (!answer.changes.length) { ratingsAsked = false; return; } // not rated yet: ask again later
+        ratings = Object.fromEntries(answer.changes.map(change => [change.seat, change]));
+        drawScores();
+      }).catch(() => { ratingsAsked = false; });
+    }
+    return null;
+  }
+
+  function ratingChangeText(change) {
+    if (!change) return "";
+    const delta = change.mu - change.mu_before;
+    return `${ratingText(change.mu, change.sigma)} (${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)})`;
   }
 
   /** "You finished 2nd" (or "shared 2nd") for the seat this page plays. */
@@ -316,7 +343,32 @@ export function matchPage(root, matchId, replay) {
     drawLog();
     drawHost();
     drawUndo();
+    drawClaim();
     if (replay) showReplayStep();
+  }
+
+  // -- a seat opened by its link while signed in: keep it in the account? ---------------------
+  // docs/protocol.md, POST /api/matches/{id}/seats/{seat}/claim. Asked, never done unasked.
+  const CLAIM_KEY = `sengoku.claim.${matchId}`;
+  function drawClaim() {
+    const seat = mySeat === null ? null : (last.seats || info.seats)[mySeat];
+    const me = session.account;
+    ui.claim.hidden = !(me && token && seat && seat.kind === "human" && !seat.account && !sessionStorage.getItem(CLAIM_KEY) && !replay);
+    if (ui.claim.hidden) return;
+    const error = h("span", { class: "error", role: "alert" });
+    ui.claim.replaceChildren(
+      h("p", {}, t("ui.claim.ask", { name: me.display_name })),
+      h("button", { type: "button", class: "small", id: "claim-seat", onclick: async () => {
+        try {
+          await api(`/api/matches/${matchId}/seats/${mySeat}/claim`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+          sessionStorage.setItem(CLAIM_KEY, "done");
+          ui.claim.hidden = true;
+        } catch (problem) {
+          error.textContent = problem.message;
+        }
+      } }, t("ui.claim.yes")),
+      h("button", { type: "button", class: "ghost small", onclick: () => { sessionStorage.setItem(CLAIM_KEY, "no"); ui.claim.hidden = true; } }, t("ui.claim.no")),
+      error);
   }
 
   // -- undo ----------------------------------------------------------------------------------
@@ -462,10 +514,15 @@ export function matchPage(root, matchId, replay) {
   const FINAL_CLOSE = new Set([4400, 4401, 4404]);
   let retries = 0;
 
+  /** Whether the signed-in player holds a seat of this match (it opens without a key). */
+  const byAccount = () => Boolean(session.account && info.seats.some(seat => seat.account === session.account.name));
+
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}`);
-    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", token, log_since: logLength, undos: undo.undos, undo_hints: true, patches: true }));
+    // without a link's key, a signed-in player's own seat opens by their account (the cookie)
+    const who = token ? { token } : byAccount() ? { account: true } : { token: null };
+    socket.onopen = () => socket.send(JSON.stringify({ type: "hello", ...who, log_since: logLength, undos: undo.undos, undo_hints: true, patches: true }));
     socket.onmessage = event => {
       const m = JSON.parse(event.data);
       if (m.patch) { // an update with what changed in our view since the last (docs/protocol.md)
@@ -738,10 +795,15 @@ export function matchPage(root, matchId, replay) {
   }
 
   let loading = null;
+  let room = null; // an open table's waiting room (table.js), until its host starts it
   async function render() {
     if (!info) {
       loading ??= (async () => {
         await load();
+        if (info.status === "open" && !replay) {
+          room = tableRoom(root, matchId, info, module);
+          return;
+        }
         frame();
         if (replay) {
           document.addEventListener("keydown", event => {
@@ -765,6 +827,7 @@ export function matchPage(root, matchId, replay) {
       return;
     }
     await loading;
+    if (room) { room.redraw(); return; }
     frame(); // a new language: the same match, relabelled
   }
 
