@@ -104,7 +104,9 @@ def test_two_accounts_fill_a_rated_table_from_the_lobby_and_play_it_to_the_end(
     expect(row).to_contain_text("rated")
     expect(row.locator(".table-seats")).to_contain_text("Ann of Edo")
     shot(bob, "lobby-open-table")
-    on_phone(browser, server.base + "/", f".table-row[data-table='{match_id}']", shot, "lobby-phone")
+    on_phone(
+        browser, server.base + "/", f".table-row[data-table='{match_id}']", shot, "lobby-phone"
+    )
     row.locator(".take-seat").click()
     expect(bob.locator(".table-seat[data-seat='1']")).to_contain_text("Bob (you)")
     shot(bob, "table-waiting")
