@@ -24,7 +24,7 @@ import sengoku.server.hub as hub_module
 from sengoku.core import Match
 from sengoku.server import ServerSettings, create_app
 from sengoku.server.bots import make_pool
-from sengoku.server.hub import Hub
+from sengoku.server.hub import Hub, MatchSetup
 from sengoku.server.live import Connection, LiveMatch, Position
 from sengoku.server.replays import Replays
 from sengoku.server.store import Seat, Store, StoredMatch, digest
@@ -100,7 +100,9 @@ async def new_match(
         else Seat(n, "bot", kind, None)
         for n, kind in enumerate(kinds)
     ]
-    return await hub.create("shitenno", len(kinds), None, seed, seats, turn_clock, digest("h"))
+    return await hub.create(
+        MatchSetup("shitenno", len(kinds), None, seed, seats, turn_clock, digest("h"))
+    )
 
 
 async def play(hub: Hub, live: LiveMatch, actions: int | None = None, seed: int = 0) -> None:
@@ -459,7 +461,7 @@ def test_a_match_keeps_only_its_latest_positions(
     async def scenario() -> int:
         hub = Hub(store, lambda: make_pool(1, False), "easy")
         seats = [Seat(n, "human", None, None, digest(f"t{n}")) for n in range(3)]
-        live = await hub.create("shitenno", 3, None, 5, seats, None, digest("h"))
+        live = await hub.create(MatchSetup("shitenno", 3, None, 5, seats, None, digest("h")))
         sent: list[str] = []
 
         async def send(text: str) -> None:

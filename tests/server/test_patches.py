@@ -15,7 +15,7 @@ import pytest
 import sengoku
 from sengoku.core import Match, Rng
 from sengoku.server.bots import make_pool
-from sengoku.server.hub import Hub
+from sengoku.server.hub import Hub, MatchSetup
 from sengoku.server.live import Connection, Position
 from sengoku.server.patch import apply
 from sengoku.server.store import Seat, Store, digest
@@ -113,7 +113,7 @@ def test_each_seats_view_is_made_and_encoded_once_per_move(
     async def scenario() -> None:
         hub = Hub(store, lambda: make_pool(1, False), "easy")
         seats = [Seat(n, "human", None, None, digest(f"t{n}")) for n in range(3)]
-        live = await hub.create("shitenno", 3, None, 5, seats, None, digest("h"))
+        live = await hub.create(MatchSetup("shitenno", 3, None, 5, seats, None, digest("h")))
         texts: dict[int, list[str]] = {}
         conns = []
         for n, seat in enumerate([0, 0, 0, None, None, None, None, None]):

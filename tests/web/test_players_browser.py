@@ -88,8 +88,10 @@ def test_two_accounts_fill_a_rated_table_from_the_lobby_and_play_it_to_the_end(
     ann.select_option("#seat-kind-1", "open")
     ann.select_option("#seat-kind-2", "random")
     ann.check("#new-rated")
-    expect(ann.locator("#new-undo")).to_be_disabled()
+    ann.locator("details[data-fold=rules] summary").click()
+    ann.uncheck("#opt-gifts")  # the lobby will say so: a rule that differs from the default
     ann.locator("details[data-fold=more] summary").click()
+    expect(ann.locator("#new-undo")).to_be_disabled()
     ann.fill("#new-seed", "5")
     shot(ann, "new-rated-table")
     ann.click("#create-match")
@@ -103,6 +105,7 @@ def test_two_accounts_fill_a_rated_table_from_the_lobby_and_play_it_to_the_end(
     row = bob.locator(f"#tables .table-row[data-table='{match_id}']")
     expect(row).to_contain_text("rated")
     expect(row.locator(".table-seats")).to_contain_text("Ann of Edo")
+    expect(row.locator(".table-options")).to_have_text("Gifts of Coins and Ronin: off")
     shot(bob, "lobby-open-table")
     on_phone(
         browser, server.base + "/", f".table-row[data-table='{match_id}']", shot, "lobby-phone"

@@ -27,6 +27,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -49,10 +50,28 @@ from .live import (
 from .models import utcnow
 from .store import Append, Seat, Store, StoredMatch, digest
 
-__all__ = ["Hub"]
+__all__ = ["Hub", "MatchSetup"]
 
 log = logging.getLogger("sengoku.server")
 _encode = msgspec.json.Encoder()
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    """What a new match is: game, players, options, seed (``None``: a fresh secret one),
+    seats, turn clock (seconds, or ``None``), the digest of the host's key, and the host's
+    choices: spectators may chat, undo allowed, rated."""
+
+    game: str
+    players: int
+    options: Mapping[str, Any] | None
+    seed: int | None
+    seats: list[Seat]
+    turn_clock: float | None
+    host_digest: str
+    spectator_chat: bool = False
+    allow_undo: bool = True
+    rated: bool = False
 
 
 class Hub:
@@ -144,98 +163,36 @@ class Hub:
                 self._evict(live)
         return len(self.live)
 
-    async def create(
-        self,
-        game: str,
-        players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        seats: list[Seat],
-        turn_clock: float | None,
-        host_digest: str,
-        spectator_chat: bool = False,
-        allow_undo: bool = True,
-        *,
-        rated: bool = False,
-    ) -> LiveMatch:
-        """Set up and store a new match (bad set-ups raise ``SetupError``/``OptionError``)."""
-        match, stored = await self._store_new(
-            game,
-            players,
-            options,
-            seed,
-            seats,
-            turn_clock,
-            host_digest,
-            spectator_chat,
-            allow_undo,
-            rated=rated,
-        )
+    async def create(self, setup: MatchSetup) -> LiveMatch:
+        """Set up and store a new match, and serve it (bad set-ups raise ``SetupError`` or
+        ``OptionError``)."""
+        match, stored = await self._store_new(setup)
         return self._go_live(LiveMatch(stored, match))
 
-    async def open_table(
-        self,
-        game: str,
-        players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        seats: list[Seat],
-        turn_clock: float | None,
-        host_digest: str,
-        spectator_chat: bool,
-        allow_undo: bool,
-        *,
-        host_account: int,
-        rated: bool,
-    ) -> StoredMatch:
+    async def open_table(self, setup: MatchSetup, host_account: int) -> StoredMatch:
         """Set up and store an open table (some seats ``open``): it is not served until its
         host starts it (:class:`~.tables.Tables`), then :meth:`get` loads it."""
-        _match, stored = await self._store_new(
-            game,
-            players,
-            options,
-            seed,
-            seats,
-            turn_clock,
-            host_digest,
-            spectator_chat,
-            allow_undo,
-            rated=rated,
-            status="open",
-            host_account=host_account,
-        )
+        _match, stored = await self._store_new(setup, status="open", host_account=host_account)
         return stored
 
-    async def _store_new(
-        self,
-        game: str,
-        players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        seats: list[Seat],
-        turn_clock: float | None,
-        host_digest: str,
-        spectator_chat: bool,
-        allow_undo: bool,
-        **extra: Any,
-    ) -> tuple[Match, StoredMatch]:
-        match = Match.new(game, players, seed, options)
+    async def _store_new(self, setup: MatchSetup, **extra: Any) -> tuple[Match, StoredMatch]:
+        match = Match.new(setup.game, setup.players, setup.seed, setup.options)
         match_id = secrets.token_urlsafe(9)
         assert match.seed is not None
-        options_json = match.to_record()["options"]
         await run_in_threadpool(
             functools.partial(
                 self.store.create,
                 match_id,
                 match.game.name,
-                players,
-                options_json,
+                setup.players,
+                match.to_record()["options"],
                 match.seed,
-                host_digest,
-                seats,
-                turn_clock,
-                spectator_chat,
-                allow_undo,
+                setup.host_digest,
+                setup.seats,
+                setup.turn_clock,
+                setup.spectator_chat,
+                setup.allow_undo,
+                rated=setup.rated,
                 **extra,
             )
         )

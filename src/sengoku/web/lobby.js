@@ -188,6 +188,19 @@ export function lobbyPage(root) {
     return seat.name || t("ui.lobby.human");
   }
 
+  /** The options of a table that differ from the game's defaults, in words ("Years: 1"). */
+  function optionsText(table) {
+    const game = games.find(g => g.name === table.game);
+    if (!game) return "";
+    const value = (option, v) => {
+      if (typeof v === "boolean") return t(v ? "ui.tables.on" : "ui.tables.off");
+      return option.schema?.enum ? tOr(`${game.name}.option.${option.name}.${v}`, String(v).replaceAll("_", " ")) : String(v);
+    };
+    const changed = game.options.filter(o => o.name in table.options && JSON.stringify(table.options[o.name]) !== JSON.stringify(o.default));
+    if (!changed.length) return t("ui.tables.standard_rules");
+    return changed.map(o => `${tOr(`${game.name}.option.${o.name}`, o.name.replaceAll("_", " "))}: ${value(o, table.options[o.name])}`).join(" · ");
+  }
+
   async function tablesCard() {
     const tables = await api("/api/tables");
     const held = seatStore.all();
@@ -209,7 +222,8 @@ export function lobbyPage(root) {
           table.turn_clock ? h("span", { class: "hint" }, t("ui.tables.clock", { n: table.turn_clock })) : null,
           h("span", { class: "hint" }, t("ui.tables.host_is"), " ", h("a", { href: `/player/${encodeURIComponent(table.host || "")}` }, table.host || "?"))),
         h("ol", { class: "table-seats" }, ...table.seats.map(seat => h("li", { class: `seat-${seat.kind}` }, seatText(seat)))),
-        h("div", { class: "table-actions" }, ...actions));
+        h("div", { class: "table-actions" }, ...actions),
+        h("p", { class: "hint table-options" }, optionsText(table)));
     });
     const guest = session.account ? null : h("label", { class: "guest-name" }, t("ui.tables.your_name"), " ",
       h("input", { id: "guest-name", value: guestName, maxlength: 40, placeholder: t("ui.lobby.name"), oninput: e => { guestName = e.target.value; } }));

@@ -21,11 +21,14 @@ export function tableRoom(root, matchId, info, module) {
   const isHost = () => Boolean(hostKey()) || (me() && info.host === me());
   const bearer = key => (key ? { authorization: `Bearer ${key}` } : {});
 
-  async function call(path, method, body = {}, key = null) {
+  /** Send a change; `done` gets its answer before the table is drawn again. */
+  async function call(path, method, body = {}, key = null, done = () => {}) {
     busy = true;
     message = "";
     try {
-      return await api(path, { method, headers: bearer(key), body: JSON.stringify(body) });
+      const answer = await api(path, { method, headers: bearer(key), body: JSON.stringify(body) });
+      done(answer);
+      return answer;
     } catch (error) {
       message = error.message;
       return null;
@@ -41,17 +44,17 @@ export function tableRoom(root, matchId, info, module) {
     const seated = info.seats.some(mine);
     const buttons = [];
     if (seat.kind === "open" && !seated) {
-      buttons.push(h("button", { type: "button", class: "small take-seat", disabled: busy, onclick: async () => {
-        const taken = await call(`/api/tables/${matchId}/seats/${seat.seat}`, "POST", session.account ? {} : { name: null });
-        if (taken) {
+      buttons.push(h("button", { type: "button", class: "small take-seat", disabled: busy, onclick: () =>
+        call(`/api/tables/${matchId}/seats/${seat.seat}`, "POST", session.account ? {} : { name: null }, null, taken => {
           seatStore.put(matchId, seat.seat, taken.token);
           history.replaceState(null, "", `/play/${matchId}#token=${taken.token}`);
-        }
-      } }, t("ui.tables.take", { n: seat.seat + 1 })));
+        }) }, t("ui.tables.take", { n: seat.seat + 1 })));
     }
     if (seat.kind === "human" && (mine(seat) || isHost())) {
+      const key = held()[seat.seat];
       buttons.push(h("button", { type: "button", class: "ghost small leave-seat", disabled: busy, onclick: () =>
-        call(`/api/tables/${matchId}/seats/${seat.seat}`, "DELETE", {}, held()[seat.seat] || (mine(seat) ? null : hostKey())) },
+        call(`/api/tables/${matchId}/seats/${seat.seat}`, "DELETE", {}, key || (mine(seat) ? null : hostKey()),
+          () => { if (key) seatStore.forget(matchId, key); }) }, // that key opens nothing any more
       mine(seat) ? t("ui.tables.leave") : t("ui.tables.open_again")));
     }
     return h("li", { class: `table-seat seat-${seat.kind}${mine(seat) ? " mine" : ""}`, "data-seat": seat.seat },

@@ -26,7 +26,7 @@ from ..dependencies import (
     seat_of,
 )
 from ..errors import ApiError
-from ..hub import Hub
+from ..hub import Hub, MatchSetup
 from ..limits import client_address, public_base
 from ..live import LiveMatch
 from ..store import Seat, digest
@@ -137,6 +137,18 @@ async def create_match(
     host = secrets.token_urlsafe(24)
     undo = body.undo if body.undo is not None else not body.rated
     table = any(seat.kind == "open" for seat in seats)
+    setup = MatchSetup(
+        body.game,
+        body.players,
+        body.options,
+        body.seed,
+        seats,
+        body.turn_clock,
+        digest(host),
+        body.spectator_chat,
+        undo,
+        body.rated,
+    )
     try:
         if table:
             assert player is not None  # _check_seats: a table needs an account
@@ -147,34 +159,9 @@ async def create_match(
                     "too_many_tables",
                     f"you host {hosted} open tables already; start or cancel one first",
                 )
-            stored = await svc.hub.open_table(
-                body.game,
-                body.players,
-                body.options,
-                body.seed,
-                seats,
-                body.turn_clock,
-                digest(host),
-                body.spectator_chat,
-                undo,
-                host_account=player.account.id,
-                rated=body.rated,
-            )
-            match_id = stored.id
+            match_id = (await svc.hub.open_table(setup, player.account.id)).id
         else:
-            live = await svc.hub.create(
-                body.game,
-                body.players,
-                body.options,
-                body.seed,
-                seats,
-                body.turn_clock,
-                digest(host),
-                spectator_chat=body.spectator_chat,
-                allow_undo=undo,
-                rated=body.rated,
-            )
-            match_id = live.id
+            match_id = (await svc.hub.create(setup)).id
     except UnknownGameError as exc:
         raise ApiError(404, "unknown_game", str(exc)) from None
     except (SetupError, OptionError) as exc:
