@@ -849,6 +849,12 @@ def serve(
         int,
         typer.Option(min=1, help="Open tables (not started yet) one account may host at once."),
     ] = 3,
+    sign_ins_per_minute: Annotated[
+        int, typer.Option(min=1, help="Sign-in attempts one address may make a minute.")
+    ] = 10,
+    sign_ups_per_hour: Annotated[
+        int, typer.Option(min=1, help="Accounts one address may make in an hour.")
+    ] = 10,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -894,6 +900,8 @@ def serve(
         idle_seconds=idle_seconds,
         finished_cache=finished_cache,
         open_tables_per_player=open_tables_per_player,
+        sign_ins_per_minute=sign_ins_per_minute,
+        sign_ups_per_hour=sign_ups_per_hour,
         public_url=public_url or "",
         trusted_proxies=tuple(trusted_proxy or ()),
     )

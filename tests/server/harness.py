@@ -95,6 +95,11 @@ class PostgresCluster:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+#: Every test comes from one address: room for the accounts a test module makes and signs in
+#: with (the tests of the limits themselves leave these out).
+ROOMY_ACCOUNTS = ("--sign-ups-per-hour", "1000", "--sign-ins-per-minute", "1000")
+
+
 class Server:
     """``sengoku serve`` in a process of its own, on a free port."""
 
@@ -102,7 +107,7 @@ class Server:
         self,
         db_url: str,
         bot_workers: int = 1,
-        extra: Sequence[str] = ("--messages-per-second", "200"),
+        extra: Sequence[str] = ("--messages-per-second", "200", *ROOMY_ACCOUNTS),
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:

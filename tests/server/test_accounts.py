@@ -172,7 +172,7 @@ def test_repeated_wrong_passwords_are_slowed_and_unknown_names_answer_alike(
     """An unknown name and a wrong password get the same answer; after five failures for a
     name, even the right password is refused for a while (429 with Retry-After), for an
     unknown name alike; one address gets at most ten tries a minute."""
-    srv = Server(f"sqlite:///{tmp_path / 's.db'}")
+    srv = Server(f"sqlite:///{tmp_path / 's.db'}", extra=[])  # the limits by default
     try:
         ann = person(srv)
         ann.sign_up("slow_ann")
