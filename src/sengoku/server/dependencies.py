@@ -26,7 +26,7 @@ from .live import LiveMatch
 from .ratings import Ratings
 from .replays import Replays
 from .settings import ServerSettings
-from .store import Store, digest
+from .store import Store, StoredMatch, digest
 from .tables import Tables
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "seat_of",
     "services",
     "signed_in",
+    "stored_match",
 ]
 
 #: The cookie that holds a signed-in browser's session id (HttpOnly, SameSite=Lax).
@@ -63,9 +64,9 @@ class Services:
     sign_ups: WindowLimit
     tables: Tables
     ratings: Ratings
+    creations: WindowLimit
+    sockets: SocketCount
     replays: Replays = field(default_factory=Replays)
-    creations: WindowLimit = field(default_factory=lambda: WindowLimit(30))
-    sockets: SocketCount = field(default_factory=lambda: SocketCount(10_000, 256))
     started: Hub | None = None
 
     @property
@@ -152,6 +153,15 @@ async def live_match(hub: Hub, match_id: str) -> LiveMatch:
     if live is None:
         raise ApiError(404, "unknown_match", f"there is no match {match_id[:40]!r}")
     return live
+
+
+async def stored_match(store: Store, match_id: str, what: str = "match") -> StoredMatch:
+    """The match (or open table) with that id as stored, not loaded; else ``unknown_match``
+    (404)."""
+    found = await run_in_threadpool(store.get, match_id) if len(match_id) <= 32 else None
+    if found is None:
+        raise ApiError(404, "unknown_match", f"there is no {what} {match_id[:40]!r}")
+    return found
 
 
 def seat_of(live: LiveMatch, token: str) -> int | None:

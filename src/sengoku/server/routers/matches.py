@@ -24,6 +24,7 @@ from ..dependencies import (
     live_match,
     need_player,
     seat_of,
+    stored_match,
 )
 from ..errors import ApiError
 from ..hub import Hub, MatchSetup
@@ -248,8 +249,8 @@ async def get_match(svc: ServicesDep, match_id: str) -> dict[str, Any]:
     try:
         live = await live_match(svc.hub, match_id)
     except ApiError:
-        table = await run_in_threadpool(svc.store.get, match_id) if len(match_id) <= 32 else None
-        if table is None or table.status != "open":
+        table = await stored_match(svc.store, match_id)  # not served: an open table, or none
+        if table.status != "open":
             raise
         return {**table.public(), "presence": None, "to_act": []}
     item = live.stored.public()

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from sengoku.core import available_games
 
-from ..dependencies import ServicesDep
+from ..dependencies import ServicesDep, stored_match
 from ..errors import ApiError
 
 __all__ = ["router"]
@@ -65,8 +65,6 @@ async def leaderboard(svc: ServicesDep, game: str, limit: int = 100) -> dict[str
 async def rating_changes(svc: ServicesDep, match_id: str) -> dict[str, Any]:
     """What a rated match did to each seat's rating (``changes`` is empty until it is
     rated; ``rated`` is false for a match that moves no rating)."""
-    stored = await run_in_threadpool(svc.store.get, match_id) if len(match_id) <= 32 else None
-    if stored is None:
-        raise ApiError(404, "unknown_match", f"there is no match {match_id[:40]!r}")
+    stored = await stored_match(svc.store, match_id)
     changes = await run_in_threadpool(svc.ratings.changes, match_id)
     return {"match": match_id, "rated": stored.rated, "changes": changes}

@@ -14,7 +14,15 @@ from starlette.concurrency import run_in_threadpool
 
 from ..accounts import SignedIn
 from ..chat import clean_text
-from ..dependencies import PlayerDep, Services, ServicesDep, bearer, check_level, live_match
+from ..dependencies import (
+    PlayerDep,
+    Services,
+    ServicesDep,
+    bearer,
+    check_level,
+    live_match,
+    stored_match,
+)
 from ..errors import ApiError
 from ..limits import public_base
 from ..store import StoredMatch, digest
@@ -139,9 +147,7 @@ async def cancel_table(
 
 
 async def _table(svc: Services, match_id: str) -> StoredMatch:
-    table = await run_in_threadpool(svc.store.get, match_id) if len(match_id) <= 32 else None
-    if table is None:
-        raise ApiError(404, "unknown_match", f"there is no table {match_id[:40]!r}")
+    table = await stored_match(svc.store, match_id, "table")
     if table.status != "open":
         raise ApiError(409, "not_open", "this table has started")
     return table
