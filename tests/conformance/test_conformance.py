@@ -368,6 +368,36 @@ def test_apply_quietly_changes_the_state_as_apply_does(
     random_walk(name, players, options, 1, check)
 
 
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_the_heuristic_chooses_among_the_actions_it_is_offered(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """``Game.policy`` returns one of the actions it is handed, also when they are only some
+    of the legal ones (a search asks it to pick among the actions it has not tried yet), or
+    ``None``; and never changes the state."""
+    game = get_game(name)
+    marks = checkpoints(name, players, options, 2)
+
+    def check(match: Match, step: int) -> None:
+        if step not in marks:
+            return
+        for seat in match.to_act():
+            legal = match.legal_actions(seat)
+            chooser = Rng(step * 7 + seat)
+            offers = [legal]
+            if len(legal) > 2:
+                shuffled = list(legal)
+                chooser.shuffle(shuffled)
+                offers += [shuffled[: len(legal) // 2], legal[1:], legal[:-1]]
+            before = snapshot(match)
+            for offered in offers:
+                choice = game.policy(match.state, seat, offered, Rng(step))
+                assert choice is None or choice in offered, (step, str(choice))
+            assert snapshot(match) == before
+
+    random_walk(name, players, options, 2, check)
+
+
 def played_out(sample: Match, step: int) -> str:
     """A sampled match told apart from others: its views, legal actions and chance, and the
     random game played on from it (which meets the hidden order of its decks); plays it."""

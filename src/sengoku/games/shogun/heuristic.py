@@ -433,8 +433,8 @@ def _plan_choice(s: State, f: Facts, seat: int, legal: Sequence[ShogunAction]) -
             budget += int(TAX[provs[i]] * 0.6)
         if 5 <= sp <= 7:
             recruit_at[i] = R_ARMIES[sp - 5]
-    if n in assigned:
-        return Plan(n, provs[assigned[n]])
+    if n in assigned and (chosen := Plan(n, provs[assigned[n]])) in legal:
+        return chosen
     # fill the rest: blanks while they last, then the least harmful provinces
     spaces_left = 10 - n
     unassigned = [sp for sp in range(n, 10) if sp not in assigned]
@@ -453,8 +453,8 @@ def _plan_choice(s: State, f: Facts, seat: int, legal: Sequence[ShogunAction]) -
                 continue
             done_sp.add(sp)
             done_i.add(i)
-            if sp == n:
-                return Plan(n, provs[i])
+            if sp == n and (chosen := Plan(n, provs[i])) in legal:
+                return chosen
     blank = Plan(n, BLANK)
     if blank in legal:
         return blank
@@ -487,7 +487,8 @@ def _bid_choice(
     if provs:
         # a spare province card: free, and it ranks above a 0 bid (shogun.md §4.5)
         p = min(provs, key=lambda q: TAX[q] + RICE[q])
-        return Bid(PROVINCE_BID, p)
+        if (spare := Bid(PROVINCE_BID, p)) in legal:
+            return spare
     if Bid(0) in legal:
         return Bid(0)
     return legal[0]
