@@ -3,7 +3,9 @@ results files, replay records, serve, and look after the server's accounts."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +21,7 @@ from rich.table import Table
 
 import sengoku
 from sengoku.ai import make_agent
+from sengoku.ai.advisor import REVIEW_ITERATIONS
 from sengoku.collector import collector_tuned, tune_collector
 from sengoku.core import (
     IllegalActionError,
@@ -600,6 +603,95 @@ def replay(
 
 
 @app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="A record (.json) or a file of records (.jsonl).")],
+    index: Annotated[int, typer.Option(help="Which record of a .jsonl file (0-based).")] = 0,
+    out: Annotated[
+        Path | None, typer.Option(help="Save the review as JSON (docs/protocol.md) here.")
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Draw each seat's win chance across the match here (.png or .svg)."),
+    ] = None,
+    iterations: Annotated[
+        int, typer.Option(min=1, help="The search's iterations per decision.")
+    ] = REVIEW_ITERATIONS,
+    jobs: Annotated[
+        int, typer.Option(min=0, help="Processes to judge decisions in (0: one per core).")
+    ] = 1,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Review a finished match: every decision judged by hard's search from its seat's view,
+    each seat's turning points, and how close its choices were to the search's."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from sengoku.ai.advisor import review as make_review
+
+    console = Console()
+    record = _read_record(file, index)
+    try:
+        final = Match.from_record(record)
+    except SengokuError as exc:
+        raise _fail(str(exc)) from None
+    if final.outcome() is None:
+        raise _fail(f"{file} holds a match that is not finished; only those can be reviewed")
+    workers = jobs or os.cpu_count() or 1
+    with _progress(quiet) as progress, contextlib.ExitStack() as stack:
+        task = progress.add_task("reviewing", total=len(final.history))
+        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
+
+        def mapper(judge: Any, tasks: Any) -> Iterator[Any]:
+            results = pool.map(judge, tasks, chunksize=4) if pool is not None else map(judge, tasks)
+            for judgement in results:
+                progress.update(task, completed=judgement.number + 1)
+                yield judgement
+
+        result = make_review(final, iterations, mapper=mapper).to_json()
+    names = [final.game.seat_name(s) for s in range(final.players)]
+    if out is not None:
+        try:
+            out.write_text(json.dumps(result, indent=1) + "\n")
+        except OSError as exc:
+            raise _fail(f"cannot write {out}: {exc.strerror}") from None
+    if plot is not None:
+        from sengoku.sim.plots import PlotError, plot_review
+
+        try:
+            plot_review(result, plot, names)
+        except PlotError as exc:
+            raise _fail(str(exc)) from None
+    console.print(_review_table(result, names))
+    for seat in result["seats"]:
+        console.print(f"[bold]{escape(names[seat['seat']])}[/]: turning points")
+        for t in seat["turning_points"]:
+            better = (
+                "" if t["played"] == t["preferred"] else f"; the search preferred {t['preferred']}"
+            )
+            console.print(
+                f"  action {t['number'] + 1}: win chance {t['before']:.0%} then {t['swing']:+.0%}"
+                f" after {t['played']} (the choice cost {t['cost']:.0%}{better})",
+                highlight=False,
+            )
+
+
+def _review_table(result: dict[str, Any], names: list[str]) -> Table:
+    table = Table(title=f"Review ({result['iterations']} iterations per decision)")
+    for column in ("seat", "decisions", "the search's choice", "win chance given away", "mistakes"):
+        table.add_column(column, justify="left" if column == "seat" else "right")
+    for seat in result["seats"]:
+        s = seat["summary"]
+        winner = " (won)" if seat["seat"] in result["winners"] else ""
+        table.add_row(
+            escape(names[seat["seat"]]) + winner,
+            str(s["decisions"]),
+            "-" if s["agreed"] is None else f"{s['agreed']:.0%}",
+            "-" if s["mean_cost"] is None else f"{s['mean_cost']:.1%} a decision",
+            str(s["mistakes"]),
+        )
+    return table
+
+
+@app.command()
 def tournament(
     game: Annotated[str, typer.Argument(help="The game to play.")],
     agents: Annotated[
@@ -855,6 +947,19 @@ def serve(
     sign_ups_per_hour: Annotated[
         int, typer.Option(min=1, help="Accounts one address may make in an hour.")
     ] = 10,
+    review_workers: Annotated[
+        int,
+        typer.Option(
+            min=1, help="Processes the reviews of finished matches are made in (apart from bots)."
+        ),
+    ] = 1,
+    review_iterations: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="The search's iterations per decision in a review (0: no reviews are made).",
+        ),
+    ] = REVIEW_ITERATIONS,
     trusted_proxy: Annotated[
         list[str] | None,
         typer.Option(
@@ -902,6 +1007,8 @@ def serve(
         open_tables_per_player=open_tables_per_player,
         sign_ins_per_minute=sign_ins_per_minute,
         sign_ups_per_hour=sign_ups_per_hour,
+        review_workers=review_workers,
+        review_iterations=review_iterations,
         public_url=public_url or "",
         trusted_proxies=tuple(trusted_proxy or ()),
     )

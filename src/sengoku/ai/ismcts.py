@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from sengoku.core import Match, Outcome, determinizer, get_game
@@ -43,7 +43,7 @@ _CLOCK_STEPS = 16
 class Node:
     """One decision in the tree: its children by action, and its statistics."""
 
-    __slots__ = ("avail", "children", "reward", "seat", "square", "visits")
+    __slots__ = ("avail", "children", "reward", "seat", "square", "visits", "win")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -52,12 +52,19 @@ class Node:
         self.avail = 0
         self.reward = 0.0
         self.square = 0.0  # the sum of squared rewards, for the spread of the mean
+        self.win = 0.0  # the sum of the seat's win shares alone (the reward blends in more)
 
     def mean_and_error(self) -> tuple[float, float]:
         """The mean reward and the squared standard error of that mean."""
         n = self.visits
         mean = self.reward / n
         return mean, max(0.0, self.square / n - mean * mean) / n
+
+
+#: What a search may be told at the end of each playout: the final (or cut) state, the
+#: root's action the iteration went through (``None`` where it chose none) and the reward
+#: the searching seat got.
+PlayoutWatcher = Callable[[Any, Any, float], None]
 
 
 def outcome_rewards(outcome: Outcome) -> list[float]:
@@ -174,13 +181,41 @@ class ISMCTSAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         assert view is not None, "ISMCTS needs the seat's view"
-        me: int = view["seat"]
-        if self.playout == "heuristic" and view.get("phase") in self.trusted_phases.get(
-            view["game"], ()
-        ):
+        if self.trusts(view):
             self._kept = None
             self.last_iterations = 0
             return heuristic_choice(view, legal, self.rng)
+        root = self.search(view)
+        chosen = self.preferred(root, legal)
+        self._keep(view, root, chosen, view["seat"])
+        return chosen
+
+    def trusts(self, view: dict[str, Any]) -> bool:
+        """Whether this decision is left to the heuristic (``trusted_phases``)."""
+        return self.playout == "heuristic" and view.get("phase") in self.trusted_phases.get(
+            view["game"], ()
+        )
+
+    def search(
+        self,
+        view: dict[str, Any],
+        include: Any = None,
+        watch: PlayoutWatcher | None = None,
+        prior: Any = None,
+    ) -> Node:
+        """Run the search from ``view`` and return its root: the root's children are the
+        actions tried, each with its visits, rewards and win shares.
+
+        Args:
+            view: the seat's view.
+            include: an action the root tries early whatever the heuristic prefers (a
+                review judges the action that was played), second after the heuristic's.
+            watch: called with the final state of each playout and the root's action the
+                iteration went through (an advisor reads its terms there).
+            prior: the root's first child, the move the search keeps unless overruled
+                (default: the heuristic's choice on the first sample).
+        """
+        me: int = view["seat"]
         game = get_game(view["game"])
         noise = self.opponent_noise
         if isinstance(noise, Mapping):
@@ -206,9 +241,25 @@ class ISMCTSAgent(Agent):
                 before = now
                 if now + longest >= deadline:
                     break
-            self._iterate(root, sample(self.rng), me, game)
+            self._iterate(root, sample(self.rng), me, game, include, watch, prior=prior)
             count += 1
         self.last_iterations = count
+        return root
+
+    def refine(self, root: Node, view: dict[str, Any], action: Any, iterations: int) -> None:
+        """Run ``iterations`` more iterations through the root's ``action`` (after
+        :meth:`search` on the same ``view``), so that its statistics rest on enough playouts
+        (a review judges the action that was played, which the search may have left
+        nearly unvisited)."""
+        game = get_game(view["game"])
+        sample = determinizer(view)
+        self._deadline = None
+        for _ in range(iterations):
+            self._iterate(root, sample(self.rng), view["seat"], game, force=action)
+
+    def preferred(self, root: Node, legal: Sequence[Any]) -> Any:
+        """The action of ``legal`` the search chose at ``root``: the most visited, kept to the
+        heuristic's unless overruled (``overrule_z``)."""
         wanted = {str(a): a for a in legal}
         best = max(
             (child.visits, child.reward, str(action))
@@ -218,7 +269,6 @@ class ISMCTSAgent(Agent):
         chosen = wanted[best[2]]
         if self.overrule_z and self.playout == "heuristic" and root.children:
             chosen = self._overruled(root, chosen, wanted)
-        self._keep(view, root, chosen, me)
         return chosen
 
     def _overruled(self, root: Node, chosen: Any, wanted: dict[str, Any]) -> Any:
@@ -260,13 +310,24 @@ class ISMCTSAgent(Agent):
             return kept[1]
         return None
 
-    def _iterate(self, root: Node, match: Match, me: int, game: Any) -> None:
+    def _iterate(
+        self,
+        root: Node,
+        match: Match,
+        me: int,
+        game: Any,
+        include: Any = None,
+        watch: PlayoutWatcher | None = None,
+        force: Any = None,
+        prior: Any = None,
+    ) -> None:
         rng = self.rng
         node = root
         path: list[Node] = [root]
         c = self.exploration
         guided = self.playout == "heuristic"
         rollout = self.deep_widening == 0
+        first: Any = None  # the root's action this iteration went through
         while True:
             to_act = match.to_act()
             if not to_act or (rollout and node is not root):
@@ -277,6 +338,18 @@ class ISMCTSAgent(Agent):
                 match.act(seat, legal[0])
                 continue
             children = node.children
+            if force is not None and node is root:  # this iteration goes through ``force``
+                child = children.get(force)
+                first = force
+                match.act(seat, force)
+                if child is None:
+                    child = children[force] = Node(seat)
+                    child.avail = 1
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
             untried = []
             tried = []
             for action in legal:
@@ -290,13 +363,21 @@ class ISMCTSAgent(Agent):
             # heuristic's choice first, so a small budget refines the heuristic's line
             widening = self.widening if node is root else self.deep_widening
             if untried and (not tried or len(children) < 1 + widening * node.visits**0.5):
-                action = game.policy(match.state, seat, untried, rng) if guided else None
+                action = None
+                if node is root and tried and include is not None and include in untried:
+                    action = include  # second, after the heuristic's choice
+                elif node is root and not tried and prior is not None:
+                    action = prior
+                elif guided:
+                    action = game.policy(match.state, seat, untried, rng)
                 if action is None:
                     action = untried[rng.randbelow(len(untried))]
                 child = children[action] = Node(seat)
                 child.avail = 1
                 match.act(seat, action)
                 path.append(child)
+                if node is root:
+                    first = action
                 break
             best_value = -1.0
             best = tried[0]
@@ -307,16 +388,22 @@ class ISMCTSAgent(Agent):
                 if value > best_value:
                     best_value, best = value, (action, child)
             match.act(seat, best[0])
+            if node is root:
+                first = best[0]
             node = best[1]
             path.append(node)
-        rewards = self._playout(match, game, me)
+        rewards, wins = self._playout(match, game, me)
         for visited in path:
             visited.visits += 1
             reward = rewards[visited.seat]
             visited.reward += reward
             visited.square += reward * reward
+            visited.win += wins[visited.seat]
+        if watch is not None:
+            watch(match.state, first, rewards[me])
 
-    def _playout(self, match: Match, game: Any, me: int) -> Sequence[float]:
+    def _playout(self, match: Match, game: Any, me: int) -> tuple[Sequence[float], Sequence[float]]:
+        """Play ``match`` on (in place) and return each seat's reward and its win share."""
         # The playout talks to the game directly: every action it plays comes from the
         # game's own legal list, so the match's checks and bookkeeping would only cost time;
         # the sampled match is thrown away afterwards.
@@ -339,11 +426,12 @@ class ISMCTSAgent(Agent):
             to_act = game.to_act(state)
             if not to_act:
                 outcome = game.outcome(state)
-                return blend(outcome_rewards(outcome), outcome.scores, weight)
+                return blend(outcome_rewards(outcome), outcome.scores, weight), outcome.rewards()
             if depth is not None and steps >= depth:
                 values = game.evaluate(state)
                 if values is not None:
-                    return blend(values, game.estimate(state) if weight else None, weight)
+                    scores = game.estimate(state) if weight else None
+                    return blend(values, scores, weight), values
                 depth = deadline = None  # the game has no evaluation: play to the end
             seat = to_act[0]
             legal = game.legal_actions(state, seat)

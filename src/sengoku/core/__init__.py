@@ -13,6 +13,7 @@ from .errors import (
 from .game import (
     Action,
     Game,
+    Gauge,
     LogEntry,
     action_to_json,
     normalize_notation,
@@ -50,6 +51,7 @@ __all__ = [
     "EncodingError",
     "Game",
     "GameOptions",
+    "Gauge",
     "IllegalActionError",
     "Items",
     "LogEntry",

@@ -103,6 +103,23 @@ def private(message: Message | str, *seats: int) -> LogEntry:
     return _make(LogEntry, (message, frozenset(seats)))
 
 
+class Gauge(NamedTuple):
+    """One term of a seat's position as the game's own evaluation counts it: what an
+    advisor names as the reason for a move ("Kyoto: +4 VP").
+
+    ``key`` tells the same term apart in two positions; ``label`` is a message whose ``{d}``
+    placeholder the advisor fills with a change of ``value`` (``"{p}: {d} VP"``).
+    ``weight`` turns ``value`` into points of :meth:`Game.estimate`: the weighted gauges
+    of a seat add up to its estimate, and a gauge of weight 0 is a fact shown beside them
+    (a Force margin).
+    """
+
+    key: str
+    label: Message
+    value: float
+    weight: float = 1.0
+
+
 class Game(ABC, Generic[S, A]):
     """The rules of one game, as a stateless object.
 
@@ -245,6 +262,15 @@ class Game(ABC, Generic[S, A]):
         Search agents that weigh points as well as wins use it where they cut a playout short.
         """
         return None
+
+    def gauges(self, state: S, seat: int) -> Sequence[Gauge]:
+        """The terms of ``seat``'s position (see :class:`Gauge`), read as :meth:`policy`
+        reads a state (on a sample, only what the seat could know matters). By default
+        one term: the seat's :meth:`estimate`, if the game has one."""
+        estimate = self.estimate(state)
+        if estimate is None:
+            return ()
+        return (Gauge("estimate", _make(Message, ("ui.gauge.estimate", {})), estimate[seat]),)
 
     # -- research encodings (see :mod:`sengoku.core.encoding`) ---------------------------
 

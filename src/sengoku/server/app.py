@@ -25,6 +25,7 @@ from .hub import Hub
 from .limits import BodyLimit, SecurityHeaders, SocketCount, WindowLimit
 from .listen import listen
 from .ratings import Ratings
+from .reviews import Reviews
 from .routers import accounts, health, matches, pages, play, players, replays, tables
 from .settings import ServerSettings, default_database_url
 from .store import Store
@@ -49,6 +50,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         WindowLimit(settings.sign_ups_per_hour, 3600.0),
         Tables(store),
         Ratings(store),
+        Reviews(
+            store,
+            lambda: make_pool(settings.review_workers, settings.bot_processes),
+            settings.review_iterations,
+        ),
         creations=WindowLimit(settings.matches_per_minute),
         sockets=SocketCount(settings.max_connections, settings.connections_per_address),
     )
@@ -64,6 +70,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             settings.idle_seconds,
             settings.finished_cache,
             svc.ratings.apply,
+            svc.reviews.ended,
         )
         listener = asyncio.create_task(listen(store, hub)) if store.is_postgres else None
         rated = await run_in_threadpool(svc.ratings.apply_pending)
@@ -71,6 +78,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             log.info("rated %d matches that ended before the last stop", rated)
         reloaded = await hub.load_running()
         log.info("sengoku %s: %d unfinished matches going on", sengoku.__version__, reloaded)
+        svc.reviews.start()
         try:
             yield
         finally:
@@ -78,6 +86,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                 listener.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await listener
+            await svc.reviews.close()
             await hub.close()
             store.dispose()
 

@@ -17,9 +17,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from sengoku.ai import make_agent
+from sengoku.ai.advisor import HINT_TIME_LIMIT, advise
 from sengoku.core import Rng, available_games, register, registry_targets
 
-__all__ = ["BOT_LEVELS", "bot_seed", "decide", "make_pool"]
+__all__ = ["BOT_LEVELS", "bot_seed", "decide", "hint", "make_pool"]
 
 #: The agent specs a seat may be handed to: the difficulty levels and the two baselines.
 BOT_LEVELS = ("easy", "normal", "hard", "heuristic", "random")
@@ -38,6 +39,12 @@ def decide(level: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) ->
     """The notation of the action the bot at ``level`` chooses (runs in a worker)."""
     agent = make_agent(level, seed)
     return str(agent.choose(view, list(legal)))
+
+
+def hint(seed: int, view: dict[str, Any], legal: Sequence[Any]) -> dict[str, Any]:
+    """The advisor's three best actions from ``view``, as the wire has them (runs in a
+    worker; ``hard``'s search within :data:`~sengoku.ai.advisor.HINT_TIME_LIMIT`)."""
+    return advise(view, list(legal), seed, time_limit=HINT_TIME_LIMIT).to_json()
 
 
 def _init_worker(targets: dict[str, str], server: int) -> None:

@@ -119,9 +119,15 @@ def iso_time(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def chat_message(seat: int | None, name: str, text: str, at: datetime) -> dict[str, Any]:
-    """A chat message as clients get it."""
-    return {"type": "chat", "seat": seat, "name": name, "text": text, "at": iso_time(at)}
+def chat_message(
+    seat: int | None, name: str, text: str, at: datetime, kind: str = "text"
+) -> dict[str, Any]:
+    """A chat message as clients get it; ``kind="hint"`` is the note (no text) that
+    ``seat`` asked the advisor for a hint, which everyone in the match is told."""
+    message = {"type": "chat", "seat": seat, "name": name, "text": text, "at": iso_time(at)}
+    if kind != "text":
+        message["kind"] = kind
+    return message
 
 
 def rematch_token(old_token: str, match_id: str, seat: int | None) -> str:

@@ -25,6 +25,7 @@ from .limits import SocketCount, WindowLimit
 from .live import LiveMatch
 from .ratings import Ratings
 from .replays import Replays
+from .reviews import Reviews
 from .settings import ServerSettings
 from .store import Store, StoredMatch, digest
 from .tables import Tables
@@ -64,6 +65,7 @@ class Services:
     sign_ups: WindowLimit
     tables: Tables
     ratings: Ratings
+    reviews: Reviews
     creations: WindowLimit
     sockets: SocketCount
     replays: Replays = field(default_factory=Replays)

@@ -36,12 +36,13 @@ from starlette.concurrency import run_in_threadpool
 from sengoku.core import IllegalActionError, Match, UndoRefusedError, action_to_json
 from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
-from .bots import bot_seed, decide
+from .bots import bot_seed, decide, hint
 from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, chat_message, check_text
 from .commit import GroupCommit
 from .live import (
     CLOSE_REVOKED,
     Connection,
+    HintError,
     LiveMatch,
     SeatError,
     StaleActionError,
@@ -60,7 +61,7 @@ _encode = msgspec.json.Encoder()
 class MatchSetup:
     """What a new match is: game, players, options, seed (``None``: a fresh secret one),
     seats, turn clock (seconds, or ``None``), the digest of the host's key, and the host's
-    choices: spectators may chat, undo allowed, rated."""
+    choices: spectators may chat, undo allowed, rated, hints allowed."""
 
     game: str
     players: int
@@ -72,6 +73,7 @@ class MatchSetup:
     spectator_chat: bool = False
     allow_undo: bool = True
     rated: bool = False
+    allow_hints: bool = False
 
 
 class Hub:
@@ -85,14 +87,17 @@ class Hub:
         idle_seconds: float = 600.0,
         finished_cache: int = 256,
         on_finish: Callable[[str], object] | None = None,
+        on_end: Callable[[LiveMatch], object] | None = None,
     ) -> None:
         """``idle_seconds``: how long a running match nothing happens in stays in memory
         (0: for as long as the process runs); ``finished_cache``: how many finished matches
         nobody watches are kept, the most recently asked for; ``on_finish``: called (in a
         worker thread) with the id of each rated match this process ends, before anyone is
-        told of its end (the ratings)."""
+        told of its end (the ratings); ``on_end``: called (in the event loop) with every
+        match this process ends, after that (a review is asked for)."""
         self.store = store
         self.on_finish = on_finish
+        self.on_end = on_end
         self.new_pool = new_pool
         self.pool = new_pool()
         self.commits = GroupCommit(store.append_all)
@@ -134,7 +139,7 @@ class Hub:
             if stored is None or stored.status == "open":  # a table is served once started
                 return None
             actions = await run_in_threadpool(self.store.actions, match_id)
-            match = await run_in_threadpool(_replay, stored, actions)
+            match = await run_in_threadpool(replay_stored, stored, actions)
             chat = await run_in_threadpool(self._stored_chat, match_id)
             live = LiveMatch(stored, match, chat=chat)
             if match.outcome() is not None:
@@ -193,6 +198,7 @@ class Hub:
                 setup.spectator_chat,
                 setup.allow_undo,
                 rated=setup.rated,
+                allow_hints=setup.allow_hints,
                 **extra,
             )
         )
@@ -321,13 +327,64 @@ class Hub:
 
     async def _finished(self, live: LiveMatch) -> None:
         """This process ended a match: a rated one is rated now (its end is stored already;
-        if rating fails, the next start rates it)."""
-        if self.on_finish is None or not live.stored.rated:
-            return
+        if rating fails, the next start rates it), then its review is asked for."""
+        if self.on_finish is not None and live.stored.rated:
+            try:
+                await run_in_threadpool(self.on_finish, live.id)
+            except Exception:
+                log.exception("rating match %s failed; it is rated at the next start", live.id)
+        if self.on_end is not None:
+            try:
+                self.on_end(live)
+            except Exception:
+                log.exception("asking for the review of match %s failed", live.id)
+
+    # -- hints ---------------------------------------------------------------------------
+
+    async def hint(
+        self, live: LiveMatch, seat: int, conn: Connection | None = None
+    ) -> dict[str, Any]:
+        """The advisor's three best actions for ``seat`` now, from its view only (``hard``'s
+        search in a bot worker, within 2 s), with the number of the position it is for.
+
+        One hint at a time per seat; everyone in the match is told in the chat that the
+        seat asked. Raises :class:`HintError` or :class:`SeatError`, changing nothing.
+        """
+        if not live.stored.allow_hints:
+            raise HintError("hints_disabled", "the host turned hints off for this match")
+        _check_actor(live, seat, False, conn, False)
+        if seat not in live.match.to_act():
+            raise HintError(
+                "not_your_turn", "a hint is for a decision of yours; wait for your turn"
+            )
+        if seat in live.hinting:
+            raise HintError("hint_pending", "a hint for this seat is on its way; one at a time")
+        live.hinting.add(seat)
         try:
-            await run_in_threadpool(self.on_finish, live.id)
-        except Exception:
-            log.exception("rating match %s failed; it is rated at the next start", live.id)
+            number = live.number
+            view = live.match.view(seat)  # its own copy, for the worker
+            legal = list(live.position().actions(seat))
+            seed = bot_seed(live.stored.seed ^ 0x4_1B7, seat, number)
+            loop = asyncio.get_running_loop()
+            try:
+                advice = await loop.run_in_executor(self.pool, hint, seed, view, legal)
+            except BrokenExecutor:
+                raise HintError("unavailable", "the advisor is restarting; ask again") from None
+            await self._note_hint(live, seat)
+            return {"number": number, **advice}
+        finally:
+            live.hinting.discard(seat)
+
+    async def _note_hint(self, live: LiveMatch, seat: int) -> None:
+        """Tell everyone in the match, in the chat, that ``seat`` asked for a hint."""
+        name = live.seats[seat].name or live.match.game.seat_name(seat)
+        at = utcnow()
+        message = chat_message(seat, name, "", at, "hint")
+        async with live.chat_lock:
+            await run_in_threadpool(
+                self.store.add_chat, live.id, seat, name, "", at, message, "hint"
+            )
+            self._tell_chat(live, message)
 
     @staticmethod
     def _history_rewritten(live: LiveMatch, index: int = 0) -> None:
@@ -345,7 +402,7 @@ class Hub:
         """Another process took an action back: replay the match from the database."""
         stored = await run_in_threadpool(self._refresh, live.id)
         actions = await run_in_threadpool(self.store.actions, live.id)
-        live.match = await run_in_threadpool(_replay, stored, actions)
+        live.match = await run_in_threadpool(replay_stored, stored, actions)
         live.stored, live.undos = stored, stored.undos
         self._history_rewritten(live)  # where the history changed is not known here
         self._after_change(live, None, reset=True)
@@ -830,7 +887,8 @@ def _check_actor(
         raise SeatError("seat_is_bot", "this seat is played by a bot now")
 
 
-def _replay(stored: StoredMatch, actions: list[tuple[int, str]]) -> Match:
+def replay_stored(stored: StoredMatch, actions: list[tuple[int, str]]) -> Match:
+    """The stored match ``stored`` with its ``actions``, replayed from its record."""
     record = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,

@@ -50,6 +50,14 @@ class UndoDisabledError(Exception):
     """The host created the match with undo turned off."""
 
 
+class HintError(Exception):
+    """A hint that cannot be given (``code``: why, for the client)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class SeatError(Exception):
     """The acting connection no longer plays its seat (``code``: why, for the client)."""
 
@@ -146,6 +154,7 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     thinking: set[int] = field(default_factory=set)  # bot seats with a decision in flight
+    hinting: set[int] = field(default_factory=set)  # seats whose hint is being worked out
     waiting_since: dict[int, float] = field(default_factory=dict)  # turn clock per seat
     clock: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)

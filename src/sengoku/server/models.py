@@ -69,6 +69,8 @@ class MatchRow(Base):
     )
     rated: Mapped[bool] = mapped_column(default=False, server_default=false())
     rating_applied: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # the advisor (migration 0005_advisor): the host's hint option
+    allow_hints: Mapped[bool] = mapped_column(default=True, server_default=true())
 
 
 class SeatRow(Base):
@@ -114,6 +116,23 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # text: what a person wrote; hint: the note that the seat asked for a hint (0005_advisor)
+    kind: Mapped[str] = mapped_column(String(8), default="text", server_default="text")
+
+
+class ReviewRow(Base):
+    """The review of a finished match (migration 0005_advisor): ``pending`` until a worker
+    takes it, ``running``, then ``done`` with its JSON (or ``failed``)."""
+
+    __tablename__ = "reviews"
+    __table_args__ = (Index("ix_reviews_status", "status", "created_at"),)
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(8))
+    iterations: Mapped[int] = mapped_column(Integer)
+    data: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class AccountRow(Base):

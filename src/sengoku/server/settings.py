@@ -9,6 +9,8 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from sengoku.ai.advisor import REVIEW_ITERATIONS
+
 __all__ = ["ServerSettings", "default_database_url"]
 
 
@@ -59,6 +61,9 @@ class ServerSettings:
         sign_ups_per_hour: accounts one address may make in an hour.
         session_idle_seconds, session_max_seconds: a session ends when unused this long, and
             this long after the sign-in whatever happens.
+        review_workers: processes the reviews of finished matches are made in (apart from
+            the bots'); review_iterations: the search's budget per decision of a review
+            (0: no reviews).
     """
 
     database_url: str = ""
@@ -86,3 +91,5 @@ class ServerSettings:
     sign_ups_per_hour: int = 10
     session_idle_seconds: float = 14 * 24 * 3600.0
     session_max_seconds: float = 60 * 24 * 3600.0
+    review_workers: int = 1
+    review_iterations: int = REVIEW_ITERATIONS

@@ -16,6 +16,7 @@ import secrets
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-from .models import AccountRow, ActionRow, ChatRow, MatchRow, SeatRow, utcnow
+from .models import AccountRow, ActionRow, ChatRow, MatchRow, ReviewRow, SeatRow, utcnow
 
 __all__ = [
     "CHAT_CHANNEL",
@@ -161,6 +162,7 @@ class StoredMatch:
     rated: bool = False
     host_account: int | None = None  # the account that opened the table
     host: str | None = None  # its name
+    allow_hints: bool = False  # the host lets the players ask the advisor
 
     def public(self) -> dict[str, Any]:
         """What anyone may see of the match (no tokens, no seed)."""
@@ -174,6 +176,7 @@ class StoredMatch:
             "outcome": self.outcome,
             "turn_clock": self.turn_clock,
             "undo": self.allow_undo,
+            "hints": self.allow_hints,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "seats": [s.public() for s in self.seats],
@@ -266,9 +269,10 @@ class Store:
         status: str = "running",
         host_account: int | None = None,
         rated: bool = False,
+        allow_hints: bool = False,
     ) -> None:
-        """Store a new match with its seats (``allow_undo``: the host's undo option;
-        ``status="open"``: an open table, whose open seats wait for people)."""
+        """Store a new match with its seats (``allow_undo``, ``allow_hints``: the host's
+        options; ``status="open"``: an open table, whose open seats wait for people)."""
         with self.writing() as session:
             _add_match(
                 session,
@@ -285,6 +289,7 @@ class Store:
                 status=status,
                 host_account=host_account,
                 rated=rated,
+                allow_hints=allow_hints,
             )
 
     def get(self, match_id: str) -> StoredMatch | None:
@@ -494,25 +499,96 @@ class Store:
         body: str,
         at: Any,
         payload: dict[str, Any],
+        kind: str = "text",
     ) -> None:
-        """Store a chat message; with PostgreSQL, ``payload`` (the message as clients get it)
-        goes to the other processes when it commits. The match's actions are not locked."""
+        """Store a chat message (``kind="hint"``: the note that ``seat`` asked for a hint);
+        with PostgreSQL, ``payload`` (the message as clients get it) goes to the other
+        processes when it commits. The match's actions are not locked."""
         with self.writing() as session:
-            session.add(ChatRow(match_id=match_id, seat=seat, name=name, text=body, created_at=at))
+            session.add(
+                ChatRow(
+                    match_id=match_id, seat=seat, name=name, text=body, created_at=at, kind=kind
+                )
+            )
             if self.is_postgres:
                 note = json.dumps({"origin": self.origin, "match": match_id, "chat": payload})
                 session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHAT_CHANNEL, "p": note})
 
-    def chat(self, match_id: str, limit: int) -> list[tuple[int | None, str, str, Any]]:
-        """The match's last ``limit`` chat messages, oldest first: ``(seat, name, text, at)``."""
+    def chat(self, match_id: str, limit: int) -> list[tuple[int | None, str, str, Any, str]]:
+        """The match's last ``limit`` chat messages, oldest first:
+        ``(seat, name, text, at, kind)``."""
         with self.reading() as session:
             rows = session.execute(
-                select(ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created_at)
+                select(ChatRow.seat, ChatRow.name, ChatRow.text, ChatRow.created_at, ChatRow.kind)
                 .where(ChatRow.match_id == match_id)
                 .order_by(ChatRow.id.desc())
                 .limit(limit)
             ).all()
-            return [(seat, name, body, at) for seat, name, body, at in reversed(rows)]
+            return [(seat, name, body, at, kind) for seat, name, body, at, kind in reversed(rows)]
+
+    # -- reviews ---------------------------------------------------------------------------
+
+    def queue_review(self, match_id: str, iterations: int) -> bool:
+        """Ask for a review of the finished match ``match_id``, unless one was asked for
+        already; whether this call asked."""
+        with self.writing() as session:
+            if session.get(ReviewRow, match_id) is not None:
+                return False
+            now = utcnow()
+            session.add(
+                ReviewRow(
+                    match_id=match_id,
+                    status="pending",
+                    iterations=iterations,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+        return True
+
+    def take_review(self, stale_after: float = 1800.0) -> tuple[str, int] | None:
+        """Take the oldest waiting review (or one whose maker stopped ``stale_after``
+        seconds ago without finishing): ``(match_id, iterations)``, now ``running``; one
+        guarded statement, so two processes never take the same."""
+        with self.writing() as session:
+            stale = utcnow() - timedelta(seconds=stale_after)
+            rows = session.execute(
+                select(ReviewRow.match_id, ReviewRow.iterations, ReviewRow.status)
+                .where(
+                    (ReviewRow.status == "pending")
+                    | ((ReviewRow.status == "running") & (ReviewRow.updated_at < stale))
+                )
+                .order_by(ReviewRow.created_at)
+                .limit(4)
+            ).all()
+            for match_id, iterations, status in rows:
+                taken = session.execute(
+                    update(ReviewRow)
+                    .where(ReviewRow.match_id == match_id, ReviewRow.status == status)
+                    .values(status="running", updated_at=utcnow())
+                )
+                if taken.rowcount == 1:  # type: ignore[attr-defined]
+                    return str(match_id), int(iterations)
+        return None
+
+    def finish_review(self, match_id: str, data: str | None) -> None:
+        """Store a review's JSON (``None``: it failed)."""
+        with self.writing() as session:
+            session.execute(
+                update(ReviewRow)
+                .where(ReviewRow.match_id == match_id)
+                .values(
+                    status="done" if data is not None else "failed", data=data, updated_at=utcnow()
+                )
+            )
+
+    def review(self, match_id: str) -> tuple[str, str | None] | None:
+        """A match's review: ``(status, JSON or None)``, or ``None`` if none was asked for."""
+        with self.reading() as session:
+            row = session.execute(
+                select(ReviewRow.status, ReviewRow.data).where(ReviewRow.match_id == match_id)
+            ).first()
+            return None if row is None else (str(row[0]), row[1])
 
     def create_rematch(
         self,
@@ -556,6 +632,7 @@ class Store:
                 old.spectator_chat,
                 old.allow_undo,
                 rated=old.rated,
+                allow_hints=old.allow_hints,
             )
             if self.is_postgres:
                 self.notify(session, old_id)
@@ -664,6 +741,7 @@ class Store:
             rated=bool(row.rated),
             host_account=row.host_account,
             host=host,
+            allow_hints=bool(row.allow_hints),
         )
 
 
@@ -700,6 +778,7 @@ def _add_match(
     status: str = "running",
     host_account: int | None = None,
     rated: bool = False,
+    allow_hints: bool = False,
 ) -> None:
     now = utcnow()
     session.add(
@@ -722,6 +801,7 @@ def _add_match(
             host_account=host_account,
             rated=rated,
             rating_applied=False,
+            allow_hints=allow_hints,
         )
     )
     session.flush()

@@ -111,3 +111,27 @@ def plot_results(rows: Sequence[ResultRow], directory: Path) -> list[Path]:
         ax.set_title(f"{group['game']}, {group['players']} players: median {group['median']:g}")
     written.append(_save(figure, directory / "lengths.png"))
     return written
+
+
+def plot_review(review: dict[str, Any], path: Path, names: Sequence[str]) -> Path:
+    """Draw a review's win chance across the match (:meth:`sengoku.ai.advisor.Review.to_json`),
+    one line per seat named by ``names``, its turning points marked; PNG or SVG by the
+    file's suffix."""
+    figure, (ax,) = _figure(8.0, 3.6)
+    colours = ("#c0392b", "#2c6fbb", "#d4a017", "#7d3c98", "#333333")
+    for seat in review["seats"]:
+        s = seat["seat"]
+        xs = [n for n, _ in seat["chart"]]
+        ys = [100 * w for _, w in seat["chart"]]
+        colour = colours[s % len(colours)]
+        ax.plot(xs, ys, color=colour, linewidth=1.6, label=names[s], drawstyle="steps-post")
+        turns = {t["number"] for t in seat["turning_points"]}
+        marks = [(n, 100 * w) for n, w in seat["chart"] if n in turns]
+        if marks:
+            ax.scatter(*zip(*marks, strict=True), color=colour, s=28, zorder=3)
+    ax.set_xlabel("action")
+    ax.set_ylabel("chance to win (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(f"{review['game']}, {review['players']} players: win chance (search)")
+    ax.legend(loc="upper left", fontsize="small")
+    return _save(figure, path)

@@ -17,7 +17,7 @@ export async function gameModule(name) {
 
 export function lobbyPage(root) {
   let games = [];
-  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", spectatorChat: false, undo: true, rated: false };
+  const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", spectatorChat: false, undo: true, hints: true, rated: false };
   let created = null;
   let filter = "running";
   let drawing = 0; // the latest redraw; an older one that finishes later is dropped
@@ -124,6 +124,7 @@ export function lobbyPage(root) {
         if (form.spectatorChat) body.spectator_chat = true;
         if (form.rated) body.rated = true;
         else if (!form.undo) body.undo = false;
+        if (!form.rated && !form.hints) body.hints = false;
         const made = await api("/api/matches", { method: "POST", body: JSON.stringify(body) });
         // only the host's key is kept here; each seat's key is kept by the browser that opens it
         hostStore.put(made.id, made.host_token);
@@ -165,7 +166,10 @@ export function lobbyPage(root) {
           h("small", {}, t("ui.lobby.spectator_chat_help"))),
         h("div", { class: "option" }, h("label", { for: "new-undo" }, t("ui.lobby.undo")),
           h("input", { id: "new-undo", type: "checkbox", checked: form.undo && !form.rated, disabled: form.rated, onchange: e => { form.undo = e.target.checked; } }),
-          h("small", {}, form.rated ? t("ui.lobby.undo_rated") : t("ui.lobby.undo_help")))),
+          h("small", {}, form.rated ? t("ui.lobby.undo_rated") : t("ui.lobby.undo_help"))),
+        h("div", { class: "option" }, h("label", { for: "new-hints" }, t("ui.lobby.hints")),
+          h("input", { id: "new-hints", type: "checkbox", checked: form.hints && !form.rated, disabled: form.rated, onchange: e => { form.hints = e.target.checked; } }),
+          h("small", {}, t("ui.lobby.hints_help")))),
       h("div", { class: "row" }, create), message);
   }
 

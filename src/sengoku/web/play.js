@@ -1,6 +1,7 @@
 // The match page: one seat's (or a spectator's) live view over the WebSocket, or the replay of
 // a finished match step by step. The game's renderer (./games/<game>.js) draws the board and
 // the choices; this shell keeps the connection, the status line, the log and the final scores.
+import { hintBox, reviewPanel } from "./advisor.js";
 import { api, h, hostStore, s, seatStore, session } from "./dom.js";
 import { language, say, seatsNamed, t, tOr, useLanguage } from "./i18n.js";
 import { BOT_LEVELS, gameModule } from "./lobby.js";
@@ -59,6 +60,8 @@ export function matchPage(root, matchId, replay) {
     ui.controls = h("section", { class: "controls", id: "controls", "aria-label": t("ui.play.controls") });
     ui.message = h("p", { class: "error", role: "alert" });
     ui.undo = undoBar();
+    ui.hint = hintBox(askHint);
+    ui.review = replay ? reviewPanel({ matchId, seatName, goTo, colour: seat => module.seatColours?.(info.players)[seat]?.css || "var(--red)" }) : null;
     ui.log = h("ol", { class: "log-lines", onscroll: () => { following = logAtBottom(); } });
     ui.scores = h("section", { class: "scores", hidden: true });
     ui.host = h("details", { class: "host", hidden: true, ontoggle: e => { hostOpen = e.currentTarget.open; } });
@@ -73,9 +76,9 @@ export function matchPage(root, matchId, replay) {
     root.replaceChildren(h("div", { class: `match game-${info.game}` },
       h("div", { class: "status-row" }, ui.status, ui.since), chatJump(), rematchNotice(), ui.claim = h("div", { class: "claim", hidden: true }), ui.replayBar,
       h("div", { class: "match-grid" },
-        h("div", { class: "main-col" }, ui.board, ui.scores),
+        h("div", { class: "main-col" }, ui.board, ui.scores, ui.review),
         // the side column: its top part scrolls, the log stays at its foot (style.css)
-        ui.side = h("aside", { class: "side-col" }, h("div", { class: "side-scroll" }, ui.controls, ui.undo, ui.message, ui.players, chatPanel(), ui.host), logBox))));
+        ui.side = h("aside", { class: "side-col" }, h("div", { class: "side-scroll" }, ui.controls, ui.hint.element, ui.undo, ui.message, ui.players, chatPanel(), ui.host), logBox))));
     document.getElementById("where").textContent = tOr(`${info.game}.title`, info.game);
     if (!ctx) {
       ctx = {
@@ -288,7 +291,7 @@ export function matchPage(root, matchId, replay) {
           h("td", {}, String(outcome.ranks[seat])), h("td", {}, seatName(seat)), h("td", { class: "num" }, String(outcome.scores[seat])),
           changes ? h("td", { class: "num rating-change" }, ratingChangeText(changes[seat])) : null)))),
       module.scoreDetails ? module.scoreDetails(last.view, t, seatName) : null,
-      replay ? null : h("p", {}, h("a", { href: `/replay/${matchId}` }, t("ui.lobby.replay")), " · ", h("a", { href: "/" }, t("ui.play.back")))));
+      replay ? null : h("p", {}, h("a", { href: `/replay/${matchId}#review`, class: "review-link" }, t("ui.review.link")), " · ", h("a", { href: "/" }, t("ui.play.back")))));
   }
 
   // -- a rated match's rating changes (docs/protocol.md, GET /api/matches/{id}/ratings) -------
@@ -343,6 +346,7 @@ export function matchPage(root, matchId, replay) {
     drawLog();
     drawHost();
     drawUndo();
+    drawHint();
     drawClaim();
     if (replay) showReplayStep();
   }
@@ -385,7 +389,7 @@ export function matchPage(root, matchId, replay) {
   /** Shown when the server says so and no move of this page is on its way (a renderer that
    *  sends a sequence of steps, such as Shogun's plan, is not interrupted half-way). */
   function undoShown() {
-    return !replay && mySeat !== null && info?.undo !== false && Boolean(last) && !last.outcome && undo.hint && pending.size === 0;
+    return !replay && mySeat !== null && info?.undo !== false && Boolean(last) && !last.outcome && undo.hint && [...pending.values()].every(waiting => waiting.hint);
   }
 
   function drawUndo() {
@@ -407,7 +411,25 @@ export function matchPage(root, matchId, replay) {
   function errorText(m) {
     if (m.code === "undo_refused") { undo.hint = false; drawUndo(); return tOr(`ui.undo.refused.${m.reason}`, m.message); }
     if (m.code === "undo_disabled") return t("ui.undo.disabled");
+    if (["hints_disabled", "hint_pending", "not_your_turn", "unavailable"].includes(m.code)) return tOr(`ui.hint.error.${m.code}`, m.message);
     return m.message;
+  }
+
+  // -- hints ------------------------------------------------------------------------------------
+  // docs/protocol.md, {"type": "hint"}: in a match whose host allows them, the seat whose turn
+  // it is may ask the advisor for its three best actions; everyone is told in the chat.
+  function drawHint() {
+    const allowed = !replay && mySeat !== null && info?.hints === true && Boolean(last?.legal?.length) && !last.outcome;
+    ui.hint.show(allowed, last?.number ?? null);
+  }
+
+  function askHint() {
+    return new Promise((resolve, reject) => {
+      if (!socket || socket.readyState !== WebSocket.OPEN) { reject(new Error(t("ui.play.disconnected"))); return; }
+      const ref = `h${++refs}`;
+      pending.set(ref, { resolve, reject, hint: true });
+      socket.send(JSON.stringify({ type: "hint", ref }));
+    });
   }
 
   // -- the host's seats ----------------------------------------------------------------------
@@ -454,10 +476,17 @@ export function matchPage(root, matchId, replay) {
 
   function onMessage(m) {
     if (onChatOrRematch(m)) return;
+    if (m.type === "hint") {
+      const waiting = pending.get(m.ref);
+      pending.delete(m.ref);
+      if (waiting) waiting.resolve(m);
+      return;
+    }
     if (m.type === "error") {
       const waiting = m.ref !== undefined && pending.get(m.ref);
       const text = errorText(m);
       if (waiting) { pending.delete(m.ref); waiting.reject(new Error(text)); }
+      if (waiting?.hint) return; // shown in the hint box
       if (m.code === "bad_token" || m.code === "seat_reassigned") seatStore.forget(matchId, token);
       ui.message.textContent = text;
       if (!last) ui.status.textContent = text;
@@ -571,6 +600,10 @@ export function matchPage(root, matchId, replay) {
       const mine = m.ref !== undefined && chat.refs.delete(m.ref);
       if (mine) { chat.draft = ""; chat.error = ""; markChatRead(); }
       chat.lines.push({ ...m, fresh: !mine });
+      if (m.kind === "hint") { // the log tells everyone too
+        logLines.push([{ key: "ui.hint.used", args: { name: seatWord(m.seat) } }, true]);
+        drawLog();
+      }
       if (chat.lines.length > 200) chat.lines.splice(0, chat.lines.length - 200);
       if (!mine) chat.fresh += 1;
       drawChat(mine);
@@ -628,9 +661,9 @@ export function matchPage(root, matchId, replay) {
       const when = new Date(line.at);
       const who = line.seat === null || line.seat === undefined ? t("ui.chat.spectator") : seatName(line.seat);
       const colour = line.seat !== null && module.seatColours ? module.seatColours(info.players)[line.seat]?.css : null;
-      return h("li", { class: line.fresh ? "fresh" : null },
+      return h("li", { class: [line.fresh ? "fresh" : "", line.kind === "hint" ? "chat-note" : ""].join(" ").trim() || null },
         h("span", { class: "chat-who", style: colour ? `--seat:${colour}` : null }, who),
-        h("span", { class: "chat-text" }, line.text),
+        h("span", { class: "chat-text" }, line.kind === "hint" ? t("ui.hint.asked") : line.text),
         h("time", { datetime: line.at, title: when.toLocaleString(language()) },
           when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })));
     }) : [h("li", { class: "chat-none" }, t("ui.chat.empty"))]));
@@ -812,6 +845,7 @@ export function matchPage(root, matchId, replay) {
             if (event.key === "ArrowLeft") goTo(step - 1);
           });
           await goTo(0);
+          if (location.hash === "#review") ui.review.scrollIntoView({ block: "start" });
         } else {
           document.addEventListener("keydown", event => {
             if (!(event.ctrlKey || event.metaKey) || event.shiftKey || event.altKey || event.key.toLowerCase() !== "z") return;

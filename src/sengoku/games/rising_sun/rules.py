@@ -21,10 +21,23 @@ from typing import Any
 
 import msgspec
 
-from sengoku.core import Game, LogEntry, Message, Outcome, Rng, public, without_sources
+from sengoku.core import Game, Gauge, LogEntry, Message, Outcome, Rng, public, without_sources
 from sengoku.games.catalog import catalog as read_catalog
 
-from . import encoding, heuristic, honor, kami, mandates, season, summons, tea, views, war, winter
+from . import (
+    encoding,
+    gauges,
+    heuristic,
+    honor,
+    kami,
+    mandates,
+    season,
+    summons,
+    tea,
+    views,
+    war,
+    winter,
+)
 from .actions import COIN, RONIN, Give, RisingSunAction, describe
 from .data import describe_edges, load_data
 from .engine import DECISIONS, QUIET, Log, run
@@ -208,6 +221,10 @@ class RisingSun(Game[State, RisingSunAction]):
     def estimate(self, state: State) -> Sequence[float] | None:
         """Estimated final scores (:mod:`~sengoku.games.rising_sun.heuristic`)."""
         return heuristic.score_estimate(state)
+
+    def gauges(self, state: State, seat: int) -> Sequence[Gauge]:
+        """The terms of the estimate (:mod:`~sengoku.games.rising_sun.gauges`)."""
+        return gauges.gauges(state, seat)
 
 
 def _options_json(state: State) -> dict[str, Any]:

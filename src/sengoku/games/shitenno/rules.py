@@ -22,10 +22,10 @@ from typing import Any
 
 import msgspec
 
-from sengoku.core import Game, LogEntry, Message, Outcome, Rng, without_sources
+from sengoku.core import Game, Gauge, LogEntry, Message, Outcome, Rng, without_sources
 
 from ..catalog import catalog
-from . import encoding, end, heuristic, rounds, views
+from . import encoding, end, gauges, heuristic, rounds, views
 from .actions import COLOURS, AddKoku, AddTile, AddTroop, Offer, Place, ShitennoAction, Target
 from .board import NPROV, PLACEMENTS, SPACES
 from .data import DATA
@@ -206,6 +206,10 @@ class Shitenno(Game[State, ShitennoAction]):
     def estimate(self, state: State) -> Sequence[float] | None:
         """Estimated final scores (:mod:`~sengoku.games.shitenno.heuristic`)."""
         return heuristic.score_estimate(state)
+
+    def gauges(self, state: State, seat: int) -> Sequence[Gauge]:
+        """The terms of the estimate (:mod:`~sengoku.games.shitenno.gauges`)."""
+        return gauges.gauges(state, seat)
 
     # -- presentation -----------------------------------------------------------------
 

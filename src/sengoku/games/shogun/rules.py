@@ -19,10 +19,10 @@ from typing import Any
 
 import msgspec
 
-from sengoku.core import Game, LogEntry, Message, Outcome, Rng, msg, private, without_sources
+from sengoku.core import Game, Gauge, LogEntry, Message, Outcome, Rng, msg, private, without_sources
 
 from ..catalog import catalog
-from . import encoding, heuristic, perform, planning, setup, views, winter
+from . import encoding, gauges, heuristic, perform, planning, setup, views, winter
 from .actions import Armies, Bid, Draft, March, Plan, Revolt, ShogunAction, TakePosition, TakeTop
 from .data import ACTION_SHORT, ACTION_TITLES, ACTIONS, load_data
 from .messages import COLOURS, action_message, bid_planned, colour, entry, space
@@ -266,3 +266,7 @@ class Shogun(Game[State, ShogunAction]):
     def estimate(self, state: State) -> Sequence[float] | None:
         """Estimated final scores (:mod:`~sengoku.games.shogun.heuristic`)."""
         return heuristic.score_estimate(state)
+
+    def gauges(self, state: State, seat: int) -> Sequence[Gauge]:
+        """The terms of the estimate (:mod:`~sengoku.games.shogun.gauges`)."""
+        return gauges.gauges(state, seat)

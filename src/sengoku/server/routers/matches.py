@@ -76,7 +76,12 @@ class NewMatch(BaseModel):
     rated: bool = Field(
         default=False,
         description="whether the match moves its players' ratings: every seat an account "
-        "(yours, or open for accounts) or a bot, and undo off",
+        "(yours, or open for accounts) or a bot, undo and hints off",
+    )
+    hints: bool | None = Field(
+        default=None,
+        description="whether a player may ask the advisor for a hint (its three best actions "
+        "from the player's own view; everyone is told); default: on, off in a rated match",
     )
 
 
@@ -149,6 +154,7 @@ async def create_match(
         body.spectator_chat,
         undo,
         body.rated,
+        body.hints if body.hints is not None else not body.rated,
     )
     try:
         if table:
@@ -213,6 +219,8 @@ def _check_seats(specs: list[SeatSpec], body: NewMatch, player: SignedIn | None)
     if body.rated:
         if body.undo:
             raise ApiError(422, "invalid_request", "a rated match has undo off")
+        if body.hints:
+            raise ApiError(422, "invalid_request", "a rated match has hints off")
         links = [n + 1 for n, spec in enumerate(specs) if spec.kind == "human" and not spec.mine]
         if links:
             raise ApiError(

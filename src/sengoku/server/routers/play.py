@@ -30,6 +30,7 @@ from ..live import (
     CLOSE_REFUSED,
     CLOSE_UNKNOWN,
     Connection,
+    HintError,
     LiveMatch,
     SeatError,
     StaleActionError,
@@ -239,6 +240,9 @@ async def _handle(hub: Hub, live: LiveMatch, conn: Connection, message: dict[str
     if kind == "undo":
         await _handle_undo(hub, live, conn, ref)
         return
+    if kind == "hint":
+        await _handle_hint(hub, live, conn, ref)
+        return
     if kind == "sync":  # the client lost track: the whole view and log again
         conn.push(live.message(conn, "update", reset=True))
         return
@@ -292,6 +296,27 @@ async def _handle_undo(hub: Hub, live: LiveMatch, conn: Connection, ref: Any) ->
         conn.push(_ws_error("stale", str(exc), ref))
     else:
         conn.push({"type": "undone", "ref": ref, "action": notation, "number": live.number})
+
+
+async def _handle_hint(hub: Hub, live: LiveMatch, conn: Connection, ref: Any) -> None:
+    """``{"type": "hint"}``: the advisor's three best actions for the seat now
+    (docs/protocol.md); answered in the background, so the connection goes on meanwhile."""
+    if conn.seat is None:
+        conn.push(_ws_error("spectator", "a hint is for a player", ref))
+        return
+    seat = conn.seat
+
+    async def answer() -> None:
+        try:
+            advice = await hub.hint(live, seat, conn)
+        except (HintError, SeatError) as exc:
+            conn.push(_ws_error(exc.code, str(exc), ref))
+        else:
+            conn.push({"type": "hint", "ref": ref, **advice})
+
+    task = asyncio.create_task(answer())
+    live.tasks.add(task)
+    task.add_done_callback(live.tasks.discard)
 
 
 def _undos_seen(hello: dict[str, Any]) -> int | None:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Request
 from starlette.concurrency import run_in_threadpool
 
 from sengoku.core import message_to_json
 
 from ..dependencies import ServicesDep, bearer, live_match, seat_of
 from ..errors import ApiError
+from ..limits import client_address
+from ..live import LiveMatch
 
 __all__ = ["router"]
 
@@ -73,3 +75,55 @@ async def replay(
         "log_length": match.log_length,
         "outcome": outcome.to_json() if (outcome := match.outcome()) else None,
     }
+
+
+@router.get("/api/matches/{match_id}/review", tags=["matches"])
+async def review(svc: ServicesDep, match_id: str) -> dict[str, Any]:
+    """The advisor's review of a finished match: ``status`` (``none``: not asked for,
+    ``pending``, ``running``, ``done``, ``failed``) and, once done, ``review``: every decision
+    judged, and per seat its win chance across the match, its turning points (with the
+    actions as messages) and a summary (docs/protocol.md)."""
+    live = await _finished(svc, match_id)
+    found = await svc.reviews.status(live.id)
+    if found is None:
+        return {"status": "none"}
+    status, data = found
+    if data is None:
+        return {"status": status}
+    await run_in_threadpool(_add_messages, svc, live, data)
+    return {"status": status, "review": data}
+
+
+@router.post("/api/matches/{match_id}/review", status_code=202, tags=["matches"])
+async def ask_review(svc: ServicesDep, match_id: str, request: Request) -> dict[str, Any]:
+    """Ask for the review of a finished match (once; a match a person played in is reviewed
+    when it ends without asking). Answers with its status."""
+    live = await _finished(svc, match_id)
+    if not svc.reviews.iterations:
+        raise ApiError(503, "reviews_off", "this server makes no reviews")
+    if not svc.creations.take(client_address(request, svc.settings.trusted_proxies)):
+        raise ApiError(429, "rate_limited", "too many requests from this address; wait a minute")
+    await svc.reviews.ask(live.id)
+    found = await svc.reviews.status(live.id)
+    return {"status": found[0] if found else "none"}
+
+
+async def _finished(svc: ServicesDep, match_id: str) -> LiveMatch:
+    live = await live_match(svc.hub, match_id)
+    if live.match.outcome() is None:
+        raise ApiError(409, "not_finished", "a match is reviewed once it is over")
+    return live
+
+
+def _add_messages(svc: Any, live: LiveMatch, data: dict[str, Any]) -> None:
+    """Give each turning point its actions as messages, for the reader's language."""
+    game = live.match.game
+    for seat in data.get("seats", ()):
+        for point in seat["turning_points"]:
+            position = svc.replays.position(live.id, live.match, point["number"])
+            for key in ("played", "preferred"):
+                try:
+                    action = position.parse_action(seat["seat"], point[key])
+                except Exception:  # a review of another version of the rules
+                    continue
+                point[key + "_message"] = message_to_json(game.action_message(action))
