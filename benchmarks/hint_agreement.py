@@ -1,14 +1,18 @@
 """How often the advisor's first hint is the move ``hard`` plays, on sampled decisions.
 
-``python benchmarks/hint_agreement.py --decisions 200``
+``python benchmarks/hint_agreement.py --decisions 204``
 
 Decisions are sampled from matches played by ``easy`` bots (every game, 3 and 4 players, the
 decisions with more than one legal action, every ``--every``-th), the same number per game.
-At each, ``hard`` chooses (its own seed) and the advisor answers from the same view with
-another seed; both search ``hard``'s 200 iterations without a time limit, so the figure does
-not depend on the machine's load (on the server a hint stops at
-:data:`~sengoku.ai.advisor.HINT_TIME_LIMIT`). It prints the agreement per game and in all,
-with Wilson's 95% interval, and whether ``hard``'s move was among the three hints.
+At each, ``hard`` chooses twice (two seeds) and the advisor answers from the same view with a
+third: ``hard`` with its 200 iterations, the hint with its
+:data:`~sengoku.ai.advisor.HINT_SEARCHES` searches of
+:data:`~sengoku.ai.advisor.HINT_ITERATIONS` iterations, none with a time limit, so the
+figures do not depend on the machine's load (on the server each search stops at
+:data:`~sengoku.ai.advisor.HINT_TIME_LIMIT`). It prints, per game and in all, how often the
+first hint is ``hard``'s first move (with Wilson's 95% interval), how often ``hard``'s move is
+among the three hints, and how often ``hard``'s two runs agree with each other: ``hard`` is
+a noisy search, and where moves are close its runs part.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, os.environ.get("SENGOKU_SRC", str(ROOT / "src")))  # or a compiled build
 
 from sengoku.ai import make_agent  # noqa: E402
-from sengoku.ai.advisor import advise  # noqa: E402
+from sengoku.ai.advisor import HINT_ITERATIONS, HINT_SEARCHES, advise  # noqa: E402
 from sengoku.ai.agents import LEVELS  # noqa: E402
 from sengoku.ai.ismcts import ISMCTSAgent  # noqa: E402
 from sengoku.core import new_match  # noqa: E402
@@ -70,42 +74,35 @@ def main() -> None:
     hard = {k: v for k, v in LEVELS["hard"].items() if k != "agent"}
     hard["time_limit"] = None
     per = -(-args.decisions // len(GAMES))
-    totals = [0, 0, 0]
-    rows = []
+    totals = [0, 0, 0, 0]
     for i, (game, players) in enumerate(GAMES):
-        same = among = n = 0
+        same = among = itself = n = 0
         for view, legal in sample(game, players, per, args.every, args.seed + 1000 * i):
             n += 1
             chosen = ISMCTSAgent(n * 7919 + i, **hard).choose(view, legal)
-            advice = advise(view, legal, seed=n * 104729 + i)
+            again = ISMCTSAgent(n * 6007 + i, **hard).choose(view, legal)
+            advice = advise(
+                view, legal, n * 104729 + i, iterations=HINT_ITERATIONS, searches=HINT_SEARCHES
+            )
             hints = [o.action for o in advice.options]
             same += hints[0] == chosen
             among += chosen in hints
-        totals = [totals[0] + same, totals[1] + among, totals[2] + n]
-        low, high = wilson(same, n)
-        rows.append(
-            {
-                "game": game,
-                "players": players,
-                "decisions": n,
-                "first": same,
-                "among_three": among,
-                "interval": [round(low, 3), round(high, 3)],
-            }
-        )
-        print(json.dumps(rows[-1]), flush=True)
-    low, high = wilson(totals[0], totals[2])
-    print(
-        json.dumps(
-            {
-                "all": totals[2],
-                "first": totals[0],
-                "share": round(totals[0] / totals[2], 3),
-                "interval": [round(low, 3), round(high, 3)],
-                "among_three": round(totals[1] / totals[2], 3),
-            }
-        )
-    )
+            itself += again == chosen
+        totals = [totals[0] + same, totals[1] + among, totals[2] + itself, totals[3] + n]
+        print(json.dumps(_row(same, among, itself, n, game=game, players=players)), flush=True)
+    print(json.dumps(_row(*totals, game="all")))
+
+
+def _row(same: int, among: int, itself: int, n: int, **where: object) -> dict[str, object]:
+    low, high = wilson(same, n)
+    return {
+        **where,
+        "decisions": n,
+        "first_is_hards": round(same / n, 3),
+        "interval": [round(low, 3), round(high, 3)],
+        "hards_among_three": round(among / n, 3),
+        "hard_agrees_with_itself": round(itself / n, 3),
+    }
 
 
 if __name__ == "__main__":

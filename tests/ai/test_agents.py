@@ -191,9 +191,9 @@ def test_without_deep_widening_the_search_is_a_rollout_algorithm() -> None:
     agent = ISMCTSAgent(1, iterations=60, playout="heuristic", depth=20, deep_widening=0)
     roots: list[Node] = []
 
-    def iterate_and_keep(root: Node, *args: Any) -> None:
+    def iterate_and_keep(root: Node, *args: Any, **options: Any) -> None:
         roots.append(root)
-        original(root, *args)
+        original(root, *args, **options)
 
     original = agent._iterate
     agent._iterate = iterate_and_keep  # type: ignore[method-assign]

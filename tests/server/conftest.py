@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,19 +34,27 @@ def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[st
     return make
 
 
+def backend_server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, **options: Any
+) -> Iterator[Server]:
+    """A server on the backend the fixture's parameter names (``options`` as for
+    :class:`Server`), stopped at the end; its output must hold no traceback."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}"
+    else:
+        url = request.getfixturevalue("postgres").new_database()
+    srv = Server(url, **{"bot_workers": 2, **options})
+    yield srv
+    srv.stop()
+    assert "Traceback" not in srv.output(), srv.output()[-4000:]
+
+
 @pytest.fixture(scope="module", params=BACKENDS)
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
     """One server per backend, shared by a module's tests."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}"
-    else:
-        url = request.getfixturevalue("postgres").new_database()
-    srv = Server(url, bot_workers=2)
-    yield srv
-    srv.stop()
-    assert "Traceback" not in srv.output(), srv.output()[-4000:]
+    yield from backend_server(request, tmp_path_factory)
 
 
 @pytest.fixture

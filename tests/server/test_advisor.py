@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import BACKENDS
+from .conftest import BACKENDS, backend_server
 from .harness import ROOMY_ACCOUNTS, Client, Person, Server, play_to_end
 
 #: Reviews at a tiny budget, so that a test waits seconds, not minutes.
@@ -22,14 +22,8 @@ FLAGS = ("--messages-per-second", "200", *ROOMY_ACCOUNTS, "--review-iterations",
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}"
-    else:
-        url = request.getfixturevalue("postgres").new_database()
-    srv = Server(url, bot_workers=2, extra=FLAGS)
-    yield srv
-    srv.stop()
-    assert "Traceback" not in srv.output(), srv.output()[-4000:]
+    """One server per backend whose reviews are quick."""
+    yield from backend_server(request, tmp_path_factory, extra=FLAGS)
 
 
 def hint(client: Client, ref: str = "h") -> dict[str, Any]:
@@ -83,6 +77,11 @@ def test_a_hint_gives_three_legal_options_and_everyone_is_told(server: Server) -
             assert note["seat"] == first and note["text"] == ""
         record = server.get(f"/api/matches/{made['id']}").json()
         assert record["actions"] == latest["number"] and record["hints"] is True
+        # asked again in the same position: the same answer, no new search, nobody told again
+        again = hint(me, "again")
+        assert {k: v for k, v in again.items() if k != "ref"} == {
+            k: v for k, v in answer.items() if k != "ref"
+        }
         # the note is kept: a new connection reads it in the welcome's chat
         late = server.client(made["id"])
         welcome = late.until(lambda m: m["type"] == "welcome")

@@ -36,23 +36,31 @@ from .agents import LEVELS, heuristic_choice
 from .ismcts import ISMCTSAgent, Node
 
 __all__ = [
+    "HINT_SEARCHES",
     "HINT_TIME_LIMIT",
     "MISTAKE",
     "REVIEW_ITERATIONS",
     "Advice",
+    "Exploration",
     "Judgement",
     "Option",
     "Review",
     "advise",
+    "advise_from",
     "decisions",
+    "explore",
     "judge",
     "review",
+    "search_seeds",
+    "usual_choice",
 ]
 
-#: A hint runs ``hard``'s search with up to this many iterations, within this many seconds
-#: (a hint answers within 2 s): see :func:`advise` for how it stays ``hard``'s choice.
+#: A hint runs ``HINT_SEARCHES`` of ``hard``'s searches (in parallel on the server), each
+#: with up to ``HINT_ITERATIONS`` iterations and within ``HINT_TIME_LIMIT`` seconds, so that
+#: it answers within 2 s: see :func:`advise` for how it stays ``hard``'s choice.
+HINT_SEARCHES = 3
 HINT_ITERATIONS = 400
-HINT_TIME_LIMIT = 1.5
+HINT_TIME_LIMIT = 1.4
 _HARD_ITERATIONS = int(LEVELS["hard"]["iterations"])
 #: A review's search per decision: ``hard``'s search at 120 iterations (``hard`` has 200, at
 #: most 1.8 s), without a time limit, so that a review depends only on the record and its
@@ -86,7 +94,7 @@ def _preferred(agent: ISMCTSAgent, view: dict[str, Any], root: Node, legal: Sequ
     return agent.preferred(root, legal)
 
 
-def _usual_choice(view: dict[str, Any], legal: Sequence[Any], seed: int, samples: int = 8) -> Any:
+def usual_choice(view: dict[str, Any], legal: Sequence[Any], seed: int, samples: int = 8) -> Any:
     """The heuristic's most frequent choice over ``samples`` states drawn from ``view`` (the
     first of equals): ``hard`` anchors its search to its choice on one sample, which varies
     where the hidden parts matter to it."""
@@ -241,6 +249,13 @@ class _Tally:
             sums[g.key] = sums.get(g.key, 0.0) + g.value
             seen[g.key] = seen.get(g.key, 0) + 1
 
+    def merge(self, other: _Tally) -> None:
+        self.count += other.count
+        for key, value in other.sums.items():
+            self.sums[key] = self.sums.get(key, 0.0) + value
+        for key, n in other.seen.items():
+            self.seen[key] = self.seen.get(key, 0) + n
+
     def mean(self, key: str, fact: bool) -> float | None:
         """The mean of a gauge: over the playouts that had it for a fact (``None`` if none
         did), over all of them for a term of the estimate (missing, it is worth nothing)."""
@@ -252,19 +267,17 @@ class _Tally:
 
 class _Terms:
     """The advising seat's gauges at the end of each playout, tallied per root action and
-    over all playouts (an :class:`~sengoku.ai.ismcts.ISMCTSAgent` playout watcher)."""
+    over all playouts, and each root action's playout rewards."""
 
-    def __init__(self, game: Any, seat: int) -> None:
-        self.game = game
-        self.seat = seat
+    def __init__(self) -> None:
         self.labels: dict[str, tuple[Message, float]] = {}  # each key's label and weight
         self.by_action: dict[Any, _Tally] = {}
         self.all = _Tally()
-        self.rewards: dict[Any, list[float]] = {}  # each root action's playout rewards
+        self.rewards: dict[Any, list[float]] = {}
 
-    def __call__(self, state: Any, action: Any, reward: float) -> None:
+    def add(self, action: Any, reward: float, gauges: Sequence[Gauge]) -> None:
+        """One playout through the root's ``action``: its reward, and the gauges at its end."""
         self.rewards.setdefault(action, []).append(reward)
-        gauges: Sequence[Gauge] = self.game.gauges(state, self.seat)
         tally = self.by_action.get(action)
         if tally is None:
             tally = self.by_action[action] = _Tally()
@@ -274,6 +287,16 @@ class _Terms:
         for g in gauges:
             if g.key not in labels:
                 labels[g.key] = (g.label, g.weight)
+
+    def merge(self, other: _Terms) -> None:
+        """Add what another search found (from the same view)."""
+        for action, rewards in other.rewards.items():
+            self.rewards.setdefault(action, []).extend(rewards)
+        for action, tally in other.by_action.items():
+            self.by_action.setdefault(action, _Tally()).merge(tally)
+        self.all.merge(other.all)
+        for key, label in other.labels.items():
+            self.labels.setdefault(key, label)
 
     def reasons(self, action: Any) -> tuple[Message, ...]:
         """Where ``action``'s playouts end furthest from all playouts: the term of the
@@ -303,6 +326,61 @@ class _Terms:
         return tuple(out)
 
 
+@dataclass
+class Exploration:
+    """What searches from one view found at their root: each action tried (in the order
+    they joined the root, the anchor first), its visits and win shares, and the playouts'
+    rewards and gauges. It travels back from a worker, and several add up
+    (:meth:`merge`)."""
+
+    order: list[Any]
+    visits: dict[Any, int]
+    wins: dict[Any, float]
+    terms: _Terms
+    iterations: int
+    trusted: bool
+
+    def merge(self, other: Exploration) -> Exploration:
+        """Both searches' findings as one."""
+        self.order += [a for a in other.order if a not in self.visits]
+        for action in other.order:
+            self.visits[action] = self.visits.get(action, 0) + other.visits[action]
+            self.wins[action] = self.wins.get(action, 0.0) + other.wins[action]
+        self.terms.merge(other.terms)
+        self.iterations += other.iterations
+        return self
+
+
+def explore(
+    view: dict[str, Any],
+    legal: Sequence[Any],
+    seed: int,
+    prior: Any,
+    iterations: int | None = HINT_ITERATIONS,
+    time_limit: float | None = None,
+) -> Exploration:
+    """One of a hint's searches: ``hard``'s search from ``view`` anchored to ``prior``
+    (runs in a worker)."""
+    game = get_game(view["game"])
+    seat = view["seat"]
+    agent = _searcher(seed, iterations, time_limit)
+    terms = _Terms()
+
+    def watch(state: Any, action: Any, reward: float) -> None:
+        terms.add(action, reward, game.gauges(state, seat))
+
+    root = agent.search(view, watch=watch, prior=prior)
+    order = list(root.children)
+    return Exploration(
+        order,
+        {a: root.children[a].visits for a in order},
+        {a: root.children[a].win for a in order},
+        terms,
+        agent.last_iterations,
+        agent.trusts(view),
+    )
+
+
 def _signed(x: float) -> str:
     """A change as people read it: ``+4``, ``-2``, ``+0.5``.
 
@@ -321,6 +399,8 @@ def advise(
     top: int = 3,
     iterations: int | None = HINT_ITERATIONS,
     time_limit: float | None = None,
+    searches: int = 1,
+    mapper: Callable[..., Iterable[Exploration]] = map,
 ) -> Advice:
     """The search's ``top`` best actions among ``legal`` for the seat whose ``view`` it is.
 
@@ -328,31 +408,55 @@ def advise(
     ``hard`` anchors its search to the heuristic's move on one sample and keeps it unless
     its favourite after 200 noisy iterations beats it by a standard error, so two of its
     runs often part where moves are close. A hint anchors to the heuristic's most frequent
-    move (:func:`_usual_choice`), searches longer (up to ``iterations``, the root widening
-    as slowly as ``hard``'s) and, from those steadier estimates, picks the move that
-    ``hard``'s rule would choose most often.
+    move (:func:`usual_choice`), runs ``searches`` searches of up to ``iterations`` each
+    (the root widening as slowly as ``hard``'s; ``mapper`` may run them in parallel) and,
+    from their pooled rewards, picks the move that ``hard``'s rule would choose most often.
 
     It reads only ``view`` (two matches that differ in another seat's secrets give the
     same advice for the same seed), and with ``time_limit=None`` depends only on its seed.
     """
-    game = get_game(view["game"])
-    agent = _searcher(seed, iterations, time_limit)
-    terms = _Terms(game, view["seat"])
-    root = agent.search(view, watch=terms, prior=_usual_choice(view, legal, seed))
+    prior = usual_choice(view, legal, seed)
+    tasks = [(view, legal, s, prior, iterations, time_limit) for s in search_seeds(seed, searches)]
+    found = list(mapper(_explore_task, tasks))
+    for other in found[1:]:
+        found[0].merge(other)
+    return advise_from(view, legal, found[0], seed, top)
+
+
+def _explore_task(task: tuple[Any, ...]) -> Exploration:
+    return explore(*task)
+
+
+def search_seeds(seed: int, searches: int) -> list[int]:
+    """The seeds of a hint's ``searches`` searches (the first is ``seed``).
+
+    >>> search_seeds(5, 3)[0], len(set(search_seeds(5, 3)))
+    (5, 3)
+    """
+    return [seed] + [Rng(seed ^ (k << 20)).randbelow(2**53) for k in range(1, searches)]
+
+
+def advise_from(
+    view: dict[str, Any], legal: Sequence[Any], found: Exploration, seed: int, top: int = 3
+) -> Advice:
+    """The advice from searches' findings (:func:`explore`, merged): the move ``hard`` would
+    most often play first, then the others by visits."""
     wanted = {str(a) for a in legal}
-    best = next(iter(root.children))  # in a phase ``hard`` leaves to the heuristic
-    if not agent.trusts(view):
-        order = list(root.children)
-        best = _likely_choice(terms.rewards, order, wanted, agent, Rng(seed ^ 0x11C3)) or best
+    best = found.order[0]  # in a phase ``hard`` leaves to the heuristic
+    if not found.trusted:
+        agent = _searcher(seed, _HARD_ITERATIONS, None)
+        chosen = _likely_choice(found.terms.rewards, found.order, wanted, agent, Rng(seed ^ 0x11C3))
+        best = chosen if chosen is not None else best
+    visits, wins = found.visits, found.wins
     ranked = sorted(
-        (a for a in root.children if str(a) in wanted),
-        key=lambda a: (a != best, -root.children[a].visits, -_win(root.children[a])),
+        (a for a in found.order if str(a) in wanted),
+        key=lambda a: (a != best, -visits[a], -wins[a] / max(1, visits[a])),
     )
     options = tuple(
-        Option(a, _win(root.children[a]), root.children[a].visits, terms.reasons(a))
+        Option(a, wins[a] / max(1, visits[a]), visits[a], found.terms.reasons(a))
         for a in ranked[:top]
     )
-    return Advice(view["game"], view["seat"], options, agent.last_iterations)
+    return Advice(view["game"], view["seat"], options, found.iterations)
 
 
 # -------------------------------------------------------------------------------- review

@@ -210,8 +210,9 @@ class ISMCTSAgent(Agent):
             view: the seat's view.
             include: an action the root tries early whatever the heuristic prefers (a
                 review judges the action that was played), second after the heuristic's.
-            watch: called with the final state of each playout and the root's action the
-                iteration went through (an advisor reads its terms there).
+            watch: called at the end of each playout with its final state, the root's action
+                the iteration went through and the seat's reward (an advisor reads its
+                terms there).
             prior: the root's first child, the move the search keeps unless overruled
                 (default: the heuristic's choice on the first sample).
         """
@@ -370,7 +371,7 @@ class ISMCTSAgent(Agent):
                     action = prior
                 elif guided:
                     action = game.policy(match.state, seat, untried, rng)
-                if action is None:
+                if action is None or action in children:  # a tried one would lose its stats
                     action = untried[rng.randbelow(len(untried))]
                 child = children[action] = Node(seat)
                 child.avail = 1

@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 import sengoku
+from sengoku.ai.advisor import HINT_SEARCHES
 
 from .accounts import Accounts, SignInLimits
 from .bots import make_pool
@@ -71,6 +72,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             settings.finished_cache,
             svc.ratings.apply,
             svc.reviews.ended,
+            min(workers, HINT_SEARCHES),
         )
         listener = asyncio.create_task(listen(store, hub)) if store.is_postgres else None
         rated = await run_in_threadpool(svc.ratings.apply_pending)

@@ -17,10 +17,25 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from sengoku.ai import make_agent
-from sengoku.ai.advisor import HINT_TIME_LIMIT, advise
+from sengoku.ai.advisor import (
+    HINT_ITERATIONS,
+    HINT_TIME_LIMIT,
+    Exploration,
+    advise_from,
+    explore,
+    usual_choice,
+)
 from sengoku.core import Rng, available_games, register, registry_targets
 
-__all__ = ["BOT_LEVELS", "bot_seed", "decide", "hint", "make_pool"]
+__all__ = [
+    "BOT_LEVELS",
+    "bot_seed",
+    "decide",
+    "hint_answer",
+    "hint_prior",
+    "hint_search",
+    "make_pool",
+]
 
 #: The agent specs a seat may be handed to: the difficulty levels and the two baselines.
 BOT_LEVELS = ("easy", "normal", "hard", "heuristic", "random")
@@ -41,10 +56,25 @@ def decide(level: str, seed: int, view: dict[str, Any], legal: Sequence[Any]) ->
     return str(agent.choose(view, list(legal)))
 
 
-def hint(seed: int, view: dict[str, Any], legal: Sequence[Any]) -> dict[str, Any]:
-    """The advisor's three best actions from ``view``, as the wire has them (runs in a
-    worker; ``hard``'s search within :data:`~sengoku.ai.advisor.HINT_TIME_LIMIT`)."""
-    return advise(view, list(legal), seed, time_limit=HINT_TIME_LIMIT).to_json()
+def hint_prior(seed: int, view: dict[str, Any], legal: Sequence[Any]) -> Any:
+    """The move a hint's searches are anchored to (:func:`~sengoku.ai.advisor.usual_choice`)."""
+    return usual_choice(view, legal, seed)
+
+
+def hint_search(seed: int, view: dict[str, Any], legal: Sequence[Any], prior: Any) -> Exploration:
+    """One of a hint's searches (runs in a worker; several run at once): ``hard``'s search
+    within :data:`~sengoku.ai.advisor.HINT_TIME_LIMIT`."""
+    return explore(view, list(legal), seed, prior, HINT_ITERATIONS, HINT_TIME_LIMIT)
+
+
+def hint_answer(
+    seed: int, view: dict[str, Any], legal: Sequence[Any], found: Sequence[Exploration]
+) -> dict[str, Any]:
+    """The hint from its searches' findings, as the wire has it (runs in a worker)."""
+    merged = found[0]
+    for other in found[1:]:
+        merged.merge(other)
+    return advise_from(view, list(legal), merged, seed).to_json()
 
 
 def _init_worker(targets: dict[str, str], server: int) -> None:

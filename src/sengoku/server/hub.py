@@ -33,10 +33,11 @@ from typing import Any
 import msgspec
 from starlette.concurrency import run_in_threadpool
 
+from sengoku.ai.advisor import search_seeds
 from sengoku.core import IllegalActionError, Match, UndoRefusedError, action_to_json
 from sengoku.core.match import RECORD_FORMAT, RECORD_VERSION
 
-from .bots import bot_seed, decide, hint
+from .bots import bot_seed, decide, hint_answer, hint_prior, hint_search
 from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, chat_message, check_text
 from .commit import GroupCommit
 from .live import (
@@ -88,16 +89,19 @@ class Hub:
         finished_cache: int = 256,
         on_finish: Callable[[str], object] | None = None,
         on_end: Callable[[LiveMatch], object] | None = None,
+        hint_searches: int = 1,
     ) -> None:
         """``idle_seconds``: how long a running match nothing happens in stays in memory
         (0: for as long as the process runs); ``finished_cache``: how many finished matches
         nobody watches are kept, the most recently asked for; ``on_finish``: called (in a
         worker thread) with the id of each rated match this process ends, before anyone is
         told of its end (the ratings); ``on_end``: called (in the event loop) with every
-        match this process ends, after that (a review is asked for)."""
+        match this process ends, after that (a review is asked for); ``hint_searches``: how
+        many searches a hint runs at once in the bot workers."""
         self.store = store
         self.on_finish = on_finish
         self.on_end = on_end
+        self.hint_searches = hint_searches
         self.new_pool = new_pool
         self.pool = new_pool()
         self.commits = GroupCommit(store.append_all)
@@ -347,8 +351,10 @@ class Hub:
         """The advisor's three best actions for ``seat`` now, from its view only (``hard``'s
         search in a bot worker, within 2 s), with the number of the position it is for.
 
-        One hint at a time per seat; everyone in the match is told in the chat that the
-        seat asked. Raises :class:`HintError` or :class:`SeatError`, changing nothing.
+        One hint at a time per seat, and one search per position: asked again in the same
+        position, the seat gets the same answer (and nobody is told again). Everyone in the
+        match is told in the chat that the seat asked. Raises :class:`HintError` or
+        :class:`SeatError`, changing nothing.
         """
         if not live.stored.allow_hints:
             raise HintError("hints_disabled", "the host turned hints off for this match")
@@ -359,19 +365,33 @@ class Hub:
             )
         if seat in live.hinting:
             raise HintError("hint_pending", "a hint for this seat is on its way; one at a time")
+        given = live.hints.get(seat)
+        if given is not None and given["number"] == live.number and live.undos == given["undos"]:
+            cached: dict[str, Any] = given["answer"]
+            return cached
         live.hinting.add(seat)
         try:
-            number = live.number
+            number, undos = live.number, live.undos
             view = live.match.view(seat)  # its own copy, for the worker
             legal = list(live.position().actions(seat))
             seed = bot_seed(live.stored.seed ^ 0x4_1B7, seat, number)
             loop = asyncio.get_running_loop()
+            pool = self.pool
             try:
-                advice = await loop.run_in_executor(self.pool, hint, seed, view, legal)
+                prior = await run_in_threadpool(hint_prior, seed, view, legal)
+                found = await asyncio.gather(
+                    *(
+                        loop.run_in_executor(pool, hint_search, s, view, legal, prior)
+                        for s in search_seeds(seed, self.hint_searches)
+                    )
+                )
+                advice = await loop.run_in_executor(pool, hint_answer, seed, view, legal, found)
             except BrokenExecutor:
                 raise HintError("unavailable", "the advisor is restarting; ask again") from None
             await self._note_hint(live, seat)
-            return {"number": number, **advice}
+            answer = {"number": number, **advice}
+            live.hints[seat] = {"number": number, "undos": undos, "answer": answer}
+            return answer
         finally:
             live.hinting.discard(seat)
 

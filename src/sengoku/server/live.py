@@ -155,6 +155,7 @@ class LiveMatch:
     connections: set[Connection] = field(default_factory=set)
     thinking: set[int] = field(default_factory=set)  # bot seats with a decision in flight
     hinting: set[int] = field(default_factory=set)  # seats whose hint is being worked out
+    hints: dict[int, dict[str, Any]] = field(default_factory=dict)  # each seat's latest hint
     waiting_since: dict[int, float] = field(default_factory=dict)  # turn clock per seat
     clock: asyncio.Event = field(default_factory=asyncio.Event)
     tasks: set[asyncio.Task[Any]] = field(default_factory=set)
