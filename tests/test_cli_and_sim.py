@@ -9,6 +9,7 @@ import msgspec
 import pytest
 from typer.testing import CliRunner
 
+import sengoku
 from sengoku.cli import app
 from sengoku.core import Match, available_games, get_game
 from sengoku.sim import play_match, run_games, summarize
@@ -149,6 +150,34 @@ def test_simulation_is_the_same_with_several_processes() -> None:
     )
     assert summary.games == 12 and [r.index for r in results] == list(range(12))
     assert results[0].outcome == play_match("auction", 3, 5, ["random"] * 3).outcome()
+
+
+def test_review_judges_a_record_and_saves_json_and_a_plot(tmp_path: Path) -> None:
+    """`sengoku review` prints each seat's summary and turning points, saves the review as
+    JSON (the server's form) and draws the chart; an unfinished record is refused."""
+    from sengoku.ai.advisor import Review, review
+
+    match = play_match("shitenno", 3, 6, ["easy", "random", "heuristic"])
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(match.to_record()))
+    out, plot = tmp_path / "review.json", tmp_path / "review.svg"
+    args = ["review", str(path), "--iterations", "4", "--out", str(out), "--plot", str(plot)]
+    result = runner.invoke(app, [*args, "--quiet"])
+    assert result.exit_code == 0, result.output
+    saved = json.loads(out.read_text())
+    assert saved == review(match, iterations=4).to_json()
+    assert Review.from_json(saved).summary(1) == saved["seats"][1]["summary"]
+    text = " ".join(result.output.split())
+    for seat, name in enumerate(("Red", "Blue", "Green")):
+        decisions = saved["seats"][seat]["summary"]["decisions"]
+        assert f"{name}" in text and str(decisions) in text
+        for point in saved["seats"][seat]["turning_points"]:
+            assert f"action {point['number'] + 1}:" in text
+    assert plot.read_text().lstrip().startswith("<?xml") and "<svg" in plot.read_text()
+    unfinished = sengoku.new_match("shitenno", 3, seed=1).to_record()
+    path.write_text(json.dumps(unfinished))
+    refused = runner.invoke(app, ["review", str(path)])
+    assert refused.exit_code != 0 and "not finished" in refused.output
 
 
 def test_replay_steps_through_a_record(tmp_path: Path) -> None:

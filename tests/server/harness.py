@@ -98,6 +98,8 @@ class PostgresCluster:
 #: Every test comes from one address: room for the accounts a test module makes and signs in
 #: with (the tests of the limits themselves leave these out).
 ROOMY_ACCOUNTS = ("--sign-ups-per-hour", "1000", "--sign-ins-per-minute", "1000")
+#: No reviews of finished matches (each costs minutes of CPU), unless a test asks for them.
+NO_REVIEWS = ("--review-iterations", "0")
 
 
 class Server:
@@ -107,7 +109,7 @@ class Server:
         self,
         db_url: str,
         bot_workers: int = 1,
-        extra: Sequence[str] = ("--messages-per-second", "200", *ROOMY_ACCOUNTS),
+        extra: Sequence[str] = ("--messages-per-second", "200", *ROOMY_ACCOUNTS, *NO_REVIEWS),
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:

@@ -125,7 +125,7 @@ def test_migrations_build_the_schema_and_keep_matches(
     store = Store(new_database(backend))
     assert store.revision() is None
     store.migrate()
-    assert store.revision() == "0004_players"
+    assert store.revision() == "0005_advisor"
     with store.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []

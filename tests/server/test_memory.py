@@ -47,13 +47,13 @@ def store(tmp_path: Path) -> Iterator[Store]:
 def replays(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The ids of the matches the hub replayed from the database, one per replay."""
     seen: list[str] = []
-    real = hub_module._replay
+    real = hub_module.replay_stored
 
     def counted(stored: StoredMatch, actions: list[tuple[int, str]]) -> Match:
         seen.append(stored.id)
         return real(stored, actions)
 
-    monkeypatch.setattr(hub_module, "_replay", counted)
+    monkeypatch.setattr(hub_module, "replay_stored", counted)
     return seen
 
 
@@ -181,7 +181,7 @@ def test_a_slow_load_does_not_hold_up_another_match(
         first_hub = new_hub(store)
         slow, quick = await new_match(first_hub, seed=1), await new_match(first_hub, seed=2)
         entered, release = threading.Event(), threading.Event()
-        real = hub_module._replay
+        real = hub_module.replay_stored
 
         def stuck(stored: StoredMatch, actions: list[tuple[int, str]]) -> Match:
             if stored.id == slow.id:
@@ -189,7 +189,7 @@ def test_a_slow_load_does_not_hold_up_another_match(
                 release.wait(60)
             return real(stored, actions)
 
-        monkeypatch.setattr(hub_module, "_replay", stuck)
+        monkeypatch.setattr(hub_module, "replay_stored", stuck)
         hub = new_hub(store)
         waiting = asyncio.create_task(hub.get(slow.id))
         assert await asyncio.to_thread(entered.wait, 30)

@@ -36,6 +36,7 @@ from .agents import LEVELS, heuristic_choice
 from .ismcts import ISMCTSAgent, Node
 
 __all__ = [
+    "HINT_ITERATIONS",
     "HINT_SEARCHES",
     "HINT_TIME_LIMIT",
     "MISTAKE",

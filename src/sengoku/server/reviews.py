@@ -47,6 +47,7 @@ class Reviews:
         self._pool: Executor | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
 
     def start(self) -> None:
         """Start making reviews (the waiting ones first)."""
@@ -54,15 +55,17 @@ class Reviews:
             self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
-        """Stop: a review being made is left ``running``, to be taken again later."""
+        """Stop: a review being made is left ``running``, to be taken again later. The
+        workers' pool goes first, so that the thread waiting on it ends at once."""
+        self._closing = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._pool = None
 
     async def ask(self, match_id: str) -> bool:
         """Ask for the review of the finished match ``match_id`` (once); whether this asked."""
@@ -101,6 +104,8 @@ class Reviews:
             except asyncio.CancelledError:
                 raise
             except Exception:
+                if self._closing:  # the pool was shut down under it: taken again later
+                    return
                 log.exception("the review of match %s failed", match_id)
                 data = None
             await run_in_threadpool(self.store.finish_review, match_id, data)
@@ -111,6 +116,8 @@ class Reviews:
         if stored is None or stored.status != "finished":
             raise LookupError(f"match {match_id} is not a finished match")
         match = replay_stored(stored, self.store.actions(match_id))
+        if self._closing:
+            raise RuntimeError("the server is stopping")
         if self._pool is None:
             self._pool = self.new_pool()
         pool = self._pool
