@@ -388,6 +388,9 @@ class Hub:
                 advice = await loop.run_in_executor(pool, hint_answer, seed, view, legal, found)
             except BrokenExecutor:
                 raise HintError("unavailable", "the advisor is restarting; ask again") from None
+            except Exception:
+                log.exception("a hint for seat %d of %s failed", seat, live.id)
+                raise HintError("unavailable", "the advisor failed; ask again") from None
             await self._note_hint(live, seat)
             answer = {"number": number, **advice}
             live.hints[seat] = {"number": number, "undos": undos, "answer": answer}
