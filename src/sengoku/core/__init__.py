@@ -42,6 +42,7 @@ from .options import (
 from .outcome import Outcome
 from .registry import available_games, get_game, register, registry_targets, unregister
 from .rng import Rng, fresh_seed
+from .tutorial import Tutorial, TutorialError
 
 __all__ = [
     "VIEW_KEYS",
@@ -66,6 +67,8 @@ __all__ = [
     "SetupError",
     "Term",
     "TokenTree",
+    "Tutorial",
+    "TutorialError",
     "UndoReason",
     "UndoRefusal",
     "UndoRefusedError",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import msgspec
 
@@ -28,6 +28,9 @@ from .messages import Message, _make
 from .options import GameOptions
 from .outcome import Outcome
 from .rng import Rng
+
+if TYPE_CHECKING:
+    from .tutorial import Tutorial
 
 #: An action: any hashable value whose ``str()`` is its notation.
 Action = Hashable
@@ -340,6 +343,13 @@ class Game(ABC, Generic[S, A]):
         """The game's public, unchanging facts a client needs to draw it (names, tables, the
         board's graph), JSON-serialisable; served at ``/api/games/<name>``. Default: none."""
         return {}
+
+    def tutorial(self) -> Tutorial | None:
+        """The game's tutorial (:mod:`sengoku.core.tutorial`): read once from the data folder
+        ``data/tutorial/`` beside the game's package and checked; ``None`` if there is none."""
+        from .tutorial import load_tutorial
+
+        return load_tutorial(self)
 
     def render_text(self, view: dict[str, Any]) -> str | None:
         """Optionally render a view as text for the terminal; ``None`` prints the JSON."""
