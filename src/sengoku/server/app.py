@@ -27,7 +27,7 @@ from .limits import BodyLimit, SecurityHeaders, SocketCount, WindowLimit
 from .listen import listen
 from .ratings import Ratings
 from .reviews import Reviews
-from .routers import accounts, health, matches, pages, play, players, replays, tables
+from .routers import accounts, health, matches, pages, play, players, replays, tables, tutorials
 from .settings import ServerSettings, default_database_url
 from .store import Store
 from .tables import Tables
@@ -102,7 +102,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_message_bytes)
     app.add_middleware(SecurityHeaders)
     install_handlers(app)
-    for module in (health, accounts, matches, tables, players, replays, play, pages):
+    for module in (health, accounts, matches, tables, players, replays, tutorials, play, pages):
         app.include_router(module.router)
     app.mount("/web", StaticFiles(directory=pages.WEB), name="web")
     return app

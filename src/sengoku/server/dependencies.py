@@ -130,13 +130,15 @@ def need_player(player: SignedIn | None) -> SignedIn:
 
 
 def describe_game(name: str) -> dict[str, Any]:
-    """A game as ``/api/games`` lists it: its name, title, player counts and options."""
+    """A game as ``/api/games`` lists it: its name, title, player counts, options and whether
+    it has a tutorial (``/learn/<name>``)."""
     game = get_game(name)
     return {
         "name": name,
         "title": game.title,
         "player_counts": list(game.player_counts),
         "options": [o.to_json() for o in describe_options(game.options_type)],
+        "tutorial": game.tutorial() is not None,
     }
 
 

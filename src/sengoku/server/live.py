@@ -37,6 +37,7 @@ __all__ = [
     "StaleActionError",
     "UndoDisabledError",
     "UndoPoint",
+    "legal_json",
 ]
 
 _encode = msgspec.json.Encoder()
@@ -446,7 +447,7 @@ class Position:
         how a person reads it (a message, docs/protocol.md); none for a spectator."""
         if seat not in self._legal:
             acting = [] if seat is None else self.actions(seat)
-            self._legal[seat] = [_legal_json(self.match, a) for a in acting]
+            self._legal[seat] = [legal_json(self.match, a) for a in acting]
         return self._legal[seat]
 
     def log(self, seat: int | None, since: int) -> list[Any]:
@@ -463,7 +464,8 @@ def _key_size(key: str) -> int:
     return len(_encode.encode(key))
 
 
-def _legal_json(match: Match, action: Any) -> dict[str, Any]:
+def legal_json(match: Match, action: Any) -> dict[str, Any]:
+    """A legal action as a client gets it: its structured form and its message."""
     described = action_to_json(action)
     described["message"] = message_to_json(match.game.action_message(action))
     return described

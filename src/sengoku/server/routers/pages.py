@@ -1,5 +1,5 @@
 """The web UI's one HTML page, under every address the UI shows (the lobby, a match or an
-open table, a replay, the account, a player's profile, the leaderboards), with its
+open table, a replay, a tutorial, the account, a player's profile, the leaderboards), with its
 Content-Security-Policy; the scripts and styles are under ``/web``."""
 
 from __future__ import annotations
@@ -34,6 +34,11 @@ async def index() -> FileResponse:
 
 @router.get("/play/{match_id}")
 async def play_page(match_id: str) -> FileResponse:
+    return page()
+
+
+@router.get("/learn/{game}")
+async def learn_page(game: str) -> FileResponse:
     return page()
 
 
