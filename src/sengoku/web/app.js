@@ -59,6 +59,8 @@ function openHelp() {
 function pageFor(path) {
   const play = path.match(/^\/(play|replay)\/([\w-]+)$/);
   if (play) return matchPage(app, play[2], play[1] === "replay");
+  const learn = path.match(/^\/learn\/([\w-]+)$/);
+  if (learn) return matchPage(app, null, false, learn[1]);
   const player = path.match(/^\/player\/([^/]+)$/);
   if (player) return profilePage(app, decodeURIComponent(player[1]));
   if (path === "/account") return accountPage(app);

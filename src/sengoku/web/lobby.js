@@ -46,7 +46,7 @@ export function lobbyPage(root) {
     root.replaceChildren(
       h("div", { class: "lobby" },
         h("section", { class: "card intro" },
-          h("h1", {}, t("ui.lobby.welcome")), h("p", {}, t("ui.lobby.intro"))),
+          h("h1", {}, t("ui.lobby.welcome")), h("p", {}, t("ui.lobby.intro")), learnLinks()),
         own,
         tables,
         newMatch,
@@ -55,6 +55,15 @@ export function lobbyPage(root) {
     watchTables();
     for (const fold of root.querySelectorAll("details[data-fold]")) fold.open = opened.has(fold.dataset.fold);
     if (focused) document.getElementById(focused)?.focus();
+  }
+
+  /** "Learn to play": a link to each game's tutorial (docs/ui.md, "Learn to play"). */
+  function learnLinks() {
+    const taught = games.filter(g => g.tutorial);
+    if (!taught.length) return null;
+    return h("p", { class: "learn" }, h("span", {}, t("ui.learn.lobby")), " ",
+      ...taught.map(g => h("a", { class: "button learn-link", href: `/learn/${g.name}`, "data-game": g.name },
+        t("ui.learn.link", { game: tOr(`${g.name}.title`, g.title) }))));
   }
 
   async function newMatchCard() {

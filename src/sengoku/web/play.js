@@ -6,10 +6,13 @@ import { api, h, hostStore, s, seatStore, session } from "./dom.js";
 import { language, say, seatsNamed, t, tOr, useLanguage } from "./i18n.js";
 import { BOT_LEVELS, gameModule } from "./lobby.js";
 import { applyPatch } from "./patch.js";
+import { lessonBox, lessonSeats, loadLesson } from "./learn.js";
 import { ratingText } from "./players.js";
 import { tableRoom } from "./table.js";
 
-export function matchPage(root, matchId, replay) {
+/** The page of a match: played (or watched) live, a finished one's `replay`, or, with
+ *  `learn` (a game's name), that game's tutorial (learn.js). */
+export function matchPage(root, matchId, replay, learn = null) {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
   let info = null;          // GET /api/matches/{id}
   let data = null;          // the game's client data
@@ -31,11 +34,19 @@ export function matchPage(root, matchId, replay) {
   const logFilter = { text: "", who: "" };
   const undo = { hint: false, undos: 0 }; // the server's undo hint; how many undos the log is built on
   let following = true;     // the log shows its newest line unless the reader scrolled up
+  let lesson = null;        // the tutorial's box (learn.js)
 
   const scopes = () => ["ui", info ? info.game : "ui"];
 
   async function load() {
-    info = await api(`/api/matches/${matchId}`);
+    if (learn) {
+      const taught = await loadLesson(learn);
+      info = { game: learn, players: taught.players, seats: lessonSeats(taught), status: "running", hints: false, undo: false };
+      mySeat = taught.seat;
+      lesson = lessonBox({ game: learn, lesson: taught, goStep });
+    } else {
+      info = await api(`/api/matches/${matchId}`);
+    }
     const game = await api(`/api/games/${info.game}`);
     data = game.data;
     module = await gameModule(info.game);
@@ -71,9 +82,9 @@ export function matchPage(root, matchId, replay) {
     const whoSelect = h("select", { class: "log-who", "aria-label": t("ui.log.who"), onchange: e => { logFilter.who = e.target.value; drawLog(); } },
       h("option", { value: "" }, t("ui.log.everyone")),
       ...colours.map((c, seat) => h("option", { value: String(seat), selected: logFilter.who === String(seat) }, c.name)));
-    const logBox = h("section", { class: "log" }, h("div", { class: "log-head" }, h("h2", {}, t("ui.log.title")), filterInput, whoSelect), ui.log);
+    const logBox = ui.logBox = h("section", { class: "log" }, h("div", { class: "log-head" }, h("h2", {}, t("ui.log.title")), filterInput, whoSelect), ui.log);
     ui.replayBar = replay ? replayBar() : null;
-    root.replaceChildren(h("div", { class: `match game-${info.game}` },
+    root.replaceChildren(h("div", { class: `match game-${info.game}${learn ? " learning" : ""}` }, lesson?.element,
       h("div", { class: "status-row" }, ui.status, ui.since), chatJump(), rematchNotice(), ui.claim = h("div", { class: "claim", hidden: true }), ui.replayBar,
       h("div", { class: "match-grid" },
         h("div", { class: "main-col" }, ui.board, ui.scores, ui.review),
@@ -255,7 +266,10 @@ export function matchPage(root, matchId, replay) {
     const view = m.view;
     const phase = module.phaseText ? module.phaseText(view, t) : "";
     ui.status.className = "status";
-    if (m.outcome) {
+    if (learn) {
+      ui.status.textContent = [lesson.status(), m.outcome ? t("ui.play.over", { winners: m.outcome.winners.map(seatName).join(", ") }) : phase].filter(Boolean).join(" — ");
+      ui.status.classList.add("mine");
+    } else if (m.outcome) {
       const winners = m.outcome.winners.map(seatName).join(", ");
       ui.status.textContent = t("ui.play.over", { winners });
       ui.status.classList.add("over");
@@ -273,7 +287,7 @@ export function matchPage(root, matchId, replay) {
     ui.status.append(...[clockPart(m, view.to_act || [])].filter(Boolean));
     const who = mySeat === null ? t("ui.play.spectator") : t("ui.play.you_are", { name: seatName(mySeat) });
     ui.status.append(h("span", { class: "who" }, replay ? t("ui.replay.title") : who));
-    if (!replay && mySeat !== null) ui.status.append(notifyToggle());
+    if (!replay && !learn && mySeat !== null) ui.status.append(notifyToggle());
     document.title = `${!replay && m.legal?.length ? "● " : ""}${tOr(`${info.game}.title`, info.game)} — Sengoku`;
   }
 
@@ -291,7 +305,7 @@ export function matchPage(root, matchId, replay) {
           h("td", {}, String(outcome.ranks[seat])), h("td", {}, seatName(seat)), h("td", { class: "num" }, String(outcome.scores[seat])),
           changes ? h("td", { class: "num rating-change" }, ratingChangeText(changes[seat])) : null)))),
       module.scoreDetails ? module.scoreDetails(last.view, t, seatName) : null,
-      replay ? null : h("p", {}, h("a", { href: `/replay/${matchId}#review`, class: "review-link" }, t("ui.review.link")), " · ", h("a", { href: "/" }, t("ui.play.back")))));
+      replay || learn ? null : h("p", {}, h("a", { href: `/replay/${matchId}#review`, class: "review-link" }, t("ui.review.link")), " · ", h("a", { href: "/" }, t("ui.play.back")))));
   }
 
   // -- a rated match's rating changes (docs/protocol.md, GET /api/matches/{id}/ratings) -------
@@ -349,6 +363,7 @@ export function matchPage(root, matchId, replay) {
     drawHint();
     drawClaim();
     if (replay) showReplayStep();
+    if (learn) lesson.draw({ board: ui.board, choices: ui.controls, players: ui.players, log: ui.logBox, scores: ui.scores });
   }
 
   // -- a seat opened by its link while signed in: keep it in the account? ---------------------
@@ -465,6 +480,7 @@ export function matchPage(root, matchId, replay) {
   }
 
   function act(action) {
+    if (learn) return lesson.act(action);
     return new Promise((resolve, reject) => {
       if (!socket || socket.readyState !== WebSocket.OPEN) { reject(new Error(t("ui.play.disconnected"))); return; }
       const ref = `a${++refs}`;
@@ -635,7 +651,7 @@ export function matchPage(root, matchId, replay) {
     ui.chatForm = h("form", { class: "chat-form", onsubmit: e => { e.preventDefault(); sendChat(); } },
       ui.chatInput, h("button", { type: "submit", class: "chat-send" }, t("ui.chat.send")));
     ui.chatReadOnly = h("p", { class: "hint chat-read-only" }, t("ui.chat.read_only"));
-    ui.chat = h("section", { class: "chat", hidden: replay, "aria-label": t("ui.chat.title") },
+    ui.chat = h("section", { class: "chat", hidden: replay || Boolean(learn), "aria-label": t("ui.chat.title") },
       h("div", { class: "chat-head" }, h("h2", {}, t("ui.chat.title")), ui.chatCount),
       ui.chatList, ui.chatError, ui.chatForm, ui.chatReadOnly);
     drawChat();
@@ -813,6 +829,21 @@ export function matchPage(root, matchId, replay) {
     draw();
   }
 
+  /** The tutorial's step `n` (learn.js), drawn on the board as the learner's seat sees it. */
+  async function goStep(n) {
+    const ticket = ++asked;
+    const m = await api(`/api/tutorials/${learn}/steps/${n}`);
+    if (ticket !== asked) return;
+    const previous = last;
+    const forward = previous !== null && n > previous.step;
+    logLines = m.log.map((line, i) => [line, forward && i >= previous.log.length]);
+    before = forward ? previous.view : null;
+    last = { ...m, seats: info.seats };
+    lesson.show(m);
+    draw();
+    history.replaceState(null, "", `#step=${n + 1}`);
+  }
+
   function togglePlay() {
     if (playing) {
       clearInterval(playing);
@@ -833,6 +864,13 @@ export function matchPage(root, matchId, replay) {
     if (!info) {
       loading ??= (async () => {
         await load();
+        if (learn) { // the step in the address (#step=3), so that a reload comes back to it
+          frame();
+          const stepOf = () => Math.max(0, Number(new URLSearchParams(location.hash.slice(1)).get("step") || 1) - 1);
+          window.addEventListener("hashchange", () => { if (stepOf() !== last?.step) goStep(stepOf()); });
+          await goStep(Math.min(stepOf(), lesson.steps - 1));
+          return;
+        }
         if (info.status === "open" && !replay) {
           room = tableRoom(root, matchId, info, module);
           return;

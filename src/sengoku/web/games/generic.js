@@ -17,7 +17,7 @@ export function actionButtons(ctx, legal, label = a => say(a.message ?? a.notati
   const fill = needle => list.replaceChildren(...legal
     .filter(a => !needle || label(a).toLowerCase().includes(needle))
     .slice(0, 300)
-    .map(a => h("button", { type: "button", class: "choice", "data-key": a.notation, onclick: () => ctx.act({ name: a.name, args: a.args }).catch(() => {}) }, label(a))));
+    .map(a => h("button", { type: "button", class: "choice", "data-key": a.notation, "data-notation": a.notation, onclick: () => ctx.act({ name: a.name, args: a.args }).catch(() => {}) }, label(a))));
   fill("");
   const filter = legal.length > 12
     ? h("input", { type: "search", class: "choice-filter", placeholder: ctx.t("ui.play.filter_choices"), "aria-label": ctx.t("ui.play.filter_choices"), oninput: e => fill(e.target.value.toLowerCase()) })

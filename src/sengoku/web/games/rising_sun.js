@@ -260,7 +260,7 @@ function shrinesPanel(st) {
   const { view, data } = st;
   const where = st.where.shrines;
   const kamiTurn = view.phase === "political" && data.political_track[view.turn - 1] === "K";
-  return h("section", { class: cls("rs-shrines", kamiTurn && "kami-turn"), "aria-label": t("rising_sun.board.shrines") },
+  return h("section", { class: cls("rs-shrines", kamiTurn && "kami-turn"), "data-panel": "shrines", "aria-label": t("rising_sun.board.shrines") },
     ...view.shrines.map((k, slot) => {
       const kami = data.kami[k];
       const here = [...where[slot].entries()].sort((a, b) => b[1].length - a[1].length);
@@ -294,7 +294,7 @@ function trackPanel(st) {
     }
     return h("li", { class: cls("rs-step", kind === "M" ? "mandate" : "kami", done && "done", i === current && "now") }, ...body);
   });
-  return h("section", { class: "rs-track", "aria-label": t("rising_sun.track.title") },
+  return h("section", { class: "rs-track", "data-panel": "track", "aria-label": t("rising_sun.track.title") },
     h("h3", {}, t("rising_sun.track.title"), " ", h("small", {}, t("rising_sun.track.holder", { name: clanText(view, view.holder) }), " · ", t("rising_sun.track.deck", { n: view.deck_size }))),
     h("ol", {}, ...cells));
 }
@@ -302,7 +302,7 @@ function trackPanel(st) {
 function warsPanel(st) {
   const { view, data } = st;
   if (!view.war.length) return null;
-  return h("section", { class: "rs-wars", "aria-label": t("rising_sun.wars.title") },
+  return h("section", { class: "rs-wars", "data-panel": "wars", "aria-label": t("rising_sun.wars.title") },
     h("h3", {}, t("rising_sun.wars.title")),
     h("ol", {}, ...view.war.map((p, i) => {
       const owner = tokenOwner(view, p);
@@ -335,7 +335,7 @@ function displayPanel(st) {
     counts.set(name, [counts.get(name)?.[0] ?? c, (counts.get(name)?.[1] || 0) + 1]);
   }
   const buyable = new Set(st.legal.filter(a => a.name === "Buy").map(a => st.data.cards[a.args.card].name));
-  return h("details", { class: "rs-display", open: view.phase !== "war" },
+  return h("details", { class: "rs-display", "data-panel": "cards", open: view.phase !== "war" },
     h("summary", {}, t("rising_sun.cards.display", { n: view.display.length, season: seasonName(view.season) })),
     h("div", { class: "rs-cards" }, ...[...counts].map(([name, [c, n]]) => {
       const node = seasonCard(st, c, { extra: buyable.has(name) ? "buyable" : "" });
@@ -360,7 +360,7 @@ function battlePanel(st) {
     h("summary", {}, t("rising_sun.battle.past", { n: b.war, province: provinceName(data.provinces[b.province].name), name: clanText(view, b.winner) })),
     battleTable(st, b.participants, b.bids, b.advantages, b.forces, b.winner),
     battleResult(st, b))));
-  return h("section", { class: "rs-battle", "aria-label": t("rising_sun.battle.title") }, ...parts);
+  return h("section", { class: "rs-battle", "data-panel": "battle", "aria-label": t("rising_sun.battle.title") }, ...parts);
 }
 
 function liveBattle(st, b) {
@@ -585,9 +585,9 @@ function bidComposer(st, bids) {
     return h("div", { class: cls("rs-bid-row", fixed && "fixed") },
       h("span", { class: "rs-bid-name", title: tOr(`rising_sun.advantage.${name}.help`, "") }, advantageName(name)),
       fixed ? h("b", {}, String(values[a])) : h("span", { class: "rs-bid-set" },
-        h("button", { type: "button", class: "ghost small", "aria-label": t("rising_sun.bid.less", { name: advantageName(name) }), disabled: values[a] <= 0 || null, onclick: () => set(values[a] - 1) }, "−"),
+        h("button", { type: "button", class: "ghost small", "aria-label": t("rising_sun.bid.less", { name: advantageName(name) }), "data-leads": `bid ${values[a] - 1} on ${name}`, disabled: values[a] <= 0 || null, onclick: () => set(values[a] - 1) }, "−"),
         h("output", { class: "rs-bid-value" }, String(values[a])),
-        h("button", { type: "button", class: "ghost small", "aria-label": t("rising_sun.bid.more", { name: advantageName(name) }), disabled: values[a] >= room || null, onclick: () => set(values[a] + 1) }, "+")),
+        h("button", { type: "button", class: "ghost small", "aria-label": t("rising_sun.bid.more", { name: advantageName(name) }), "data-leads": `bid ${values[a] + 1} on ${name}`, disabled: values[a] >= room || null, onclick: () => set(values[a] + 1) }, "+")),
       h("small", {}, tOr(`rising_sun.advantage.${name}.help`, "")));
   });
   const send = async () => {
@@ -603,7 +603,7 @@ function bidComposer(st, bids) {
     h("p", { class: "rs-bid-open" }, t("rising_sun.bid.open", { coins, ronin: view.ronin[me] })),
     ...rows,
     h("p", { class: cls("rs-bid-total", total > coins && "over") }, t("rising_sun.bid.total", { n: total, coins, left: coins - total })),
-    h("button", { type: "button", class: "rs-act primary", id: "rs-send-bids", disabled: st.split.sending || null, onclick: () => send().catch(() => {}) }, t("rising_sun.bid.send")));
+    h("button", { type: "button", class: "rs-act primary", id: "rs-send-bids", "data-sends": ADVANTAGES.map((name, a) => `bid ${values[a]} on ${name}`).slice(placed.length).join("\n"), disabled: st.split.sending || null, onclick: () => send().catch(() => {}) }, t("rising_sun.bid.send")));
 }
 
 // -- the renderer ------------------------------------------------------------------------------

@@ -287,7 +287,7 @@ function courtPanel(st) {
   const even = EVEN_PHASES.includes(view.phase);
   const over = view.phase === "over";
   const year = over ? "over" : even ? "even" : "odd";
-  return h("section", { class: cls("sh-court", `year-${year}`), "aria-label": t("shitenno.court.label") },
+  return h("section", { class: cls("sh-court", `year-${year}`), "data-part": "court", "aria-label": t("shitenno.court.label") },
     h("header", { class: "sh-court-head" },
       h("h2", {}, t(`shitenno.year.${year}`, { round: view.round })),
       h("p", {}, t(`shitenno.year.${year}.help`))),
@@ -299,7 +299,7 @@ function courtPanel(st) {
 function titlesRow(st, even) {
   const { view } = st;
   const acting = view.phase === "over" ? null : view.acting;
-  return h("ol", { class: "sh-titles" }, ...RANKS.map(rank => {
+  return h("ol", { class: "sh-titles", "data-part": "titles" }, ...RANKS.map(rank => {
     const holder = view.titles.indexOf(rank);
     const taker = view.lots_taken.indexOf(rank);
     let next = null;

@@ -168,7 +168,7 @@ export function createRenderer(ctx) {
       const go = actions.get(id);
       return s("path", {
         d: geo.path, class: classes.join(" "), fill: removed.has(id) ? "url(#removed)" : REGION_CSS[p[`${side}_region`]],
-        "data-province": p.name, tabindex: go ? 0 : null, role: go ? "button" : null, "aria-label": label,
+        "data-province": p.name, "data-map-province": p.name, tabindex: go ? 0 : null, role: go ? "button" : null, "aria-label": label,
         onclick: go ? () => go() : null, onkeydown: go ? e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } } : null,
       }, s("title", {}, label));
     };
@@ -315,7 +315,7 @@ export function createRenderer(ctx) {
     // folded while you choose where to march: the map is what you need then
     const marching = current.legal.some(a => a.name === "March" || a.name === "Armies");
     const open = fresh > 0 && !marching;
-    return h("details", { class: "battle-panel", open: opened(key, open), ontoggle: keepOpen(key, open) },
+    return h("details", { class: "battle-panel", "data-part": "battles", open: opened(key, open), ontoggle: keepOpen(key, open) },
       h("summary", {}, t("shogun.battles.title", { year, n: battles.length }), fresh ? h("span", { class: "new" }, t("shogun.battles.new", { n: fresh })) : null),
       h("ol", { class: "battles" }, ...entries));
   }
@@ -418,9 +418,9 @@ export function createRenderer(ctx) {
         h("span", { class: "tray" }, t("shogun.tray"), " ", tray.length ? tray : t("shogun.tray_empty")),
         view.tower ? h("span", { class: "tray" }, t("shogun.tower"), " ", ...cubeCounts(view, view.tower)) : null),
       h("div", { class: "season-rows" },
-        h("div", {}, h("h3", {}, t("shogun.action_cards")), h("ol", { class: "acards" }, ...cards)),
-        h("div", {}, h("h3", {}, t("shogun.events")), h("ul", { class: "events" }, ...events)),
-        h("div", {}, h("h3", {}, t("shogun.turn_order")), h("ol", { class: "positions" }, ...order))));
+        h("div", {}, h("h3", {}, t("shogun.action_cards")), h("ol", { class: "acards", "data-part": "action-cards" }, ...cards)),
+        h("div", {}, h("h3", {}, t("shogun.events")), h("ul", { class: "events", "data-part": "events" }, ...events)),
+        h("div", {}, h("h3", {}, t("shogun.turn_order")), h("ol", { class: "positions", "data-part": "turn-order" }, ...order))));
   }
 
   /** The draft (option setup=draft): the face-up province cards, a card just taken from the
@@ -493,7 +493,7 @@ export function createRenderer(ctx) {
         h("td", {}, ...owners.map((n, p) => (n ? h("span", { class: "mini", style: `--seat:${COLOUR_CSS[COLOUR_KEYS[p]]}` }, String(n)) : null))),
         ...counts.map(cell));
     });
-    return h("details", { class: "regions", open: opened("regions", view.phase === "over" || view.season === "winter"), ontoggle: remember("regions") },
+    return h("details", { class: "regions", "data-part": "regions", open: opened("regions", view.phase === "over" || view.season === "winter"), ontoggle: remember("regions") },
       h("summary", {}, t("shogun.regions.title")),
       h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("shogun.regions.region")), h("th", {}, t("shogun.stat.provinces")),
         ...BUILDINGS.map(b => h("th", {}, t(`shogun.building.${b}`))))), h("tbody", {}, ...rows)),
@@ -530,12 +530,12 @@ export function createRenderer(ctx) {
     const kind = legal[0].name;
     if (kind === "Plan" || kind === "Bid") return [planner(view, legal)];
     if (kind === "TakePosition") return [h("h2", {}, t("shogun.choose_position")), h("div", { class: "choices" }, ...legal.map(a =>
-      h("button", { type: "button", class: "choice", "data-key": `position-${a.args.position}`, onclick: () => ctx.act(a).catch(() => {}) },
+      h("button", { type: "button", class: "choice", "data-key": `position-${a.args.position}`, "data-notation": a.notation, onclick: () => ctx.act(a).catch(() => {}) },
         t("shogun.position_n", { n: a.args.position + 1, card: t(`shogun.special.${data.specials[a.args.card].kind}`) }))))];
     if (kind === "March") return marchControls(view, legal);
     if (kind === "Armies") return armiesControls(view, legal);
     if (kind === "Revolt") return [h("h2", {}, t("shogun.choose_revolt")), h("p", { class: "hint" }, t("shogun.choose_revolt_hint")),
-      h("div", { class: "choices" }, ...legal.map(a => h("button", { type: "button", class: "choice", "data-key": `revolt-${a.args.province}`, onclick: () => ctx.act(a).catch(() => {}) }, provinceName(data, a.args.province))))];
+      h("div", { class: "choices" }, ...legal.map(a => h("button", { type: "button", class: "choice", "data-key": `revolt-${a.args.province}`, "data-notation": a.notation, onclick: () => ctx.act(a).catch(() => {}) }, provinceName(data, a.args.province))))];
     if (kind === "Draft" || kind === "TakeTop") return [h("h2", {}, t("shogun.draft")), actionButtons(ctx, legal, a => draftLabel(a))];
     return [h("h2", {}, t("ui.play.your_choices")), actionButtons(ctx, legal)];
   }
@@ -548,7 +548,8 @@ export function createRenderer(ctx) {
     const out = [h("h2", {}, actionTitle(pendingAction))];
     if (source === null) {
       out.push(h("p", { class: "hint" }, t("shogun.choose_source")));
-      out.push(h("div", { class: "choices" }, ...sources.map(src => h("button", { type: "button", class: "choice", "data-key": `source-${src}`, onclick: () => { state.source = src; draw(); } },
+      out.push(h("div", { class: "choices" }, ...sources.map(src => h("button", { type: "button", class: "choice", "data-key": `source-${src}`,
+        "data-leads": legal.filter(a => a.args.source === src).map(a => a.notation).join("\n"), onclick: () => { state.source = src; draw(); } },
         t("shogun.from", { province: provinceName(data, src), n: view.armies[src] })))));
       return out;
     }
@@ -557,7 +558,7 @@ export function createRenderer(ctx) {
       const label = a.args.target === STAY ? t("shogun.stay", { province: provinceName(data, a.args.source) })
         : a.args.attack ? t("shogun.attack", { province: provinceName(data, a.args.target), owner: ownerName(view, a.args.target) })
           : t("shogun.move", { province: provinceName(data, a.args.target) });
-      return h("button", { type: "button", class: `choice${a.args.attack ? " attack" : ""}`, "data-key": `march-${a.args.source}-${a.args.target}`, onclick: () => ctx.act(a).catch(() => {}) }, label);
+      return h("button", { type: "button", class: `choice${a.args.attack ? " attack" : ""}`, "data-key": `march-${a.args.source}-${a.args.target}`, "data-notation": a.notation, onclick: () => ctx.act(a).catch(() => {}) }, label);
     });
     out.push(h("div", { class: "choices" }, ...buttons));
     if (sources.length > 1) out.push(h("button", { type: "button", class: "ghost small", "data-key": "other-source", onclick: () => { state.source = null; draw(); } }, t("shogun.other_source")));
@@ -570,7 +571,7 @@ export function createRenderer(ctx) {
     const counts = legal.map(a => a.args.n).sort((a, b) => a - b);
     const out = [h("h2", {}, t("shogun.how_many"))];
     if (counts.length <= 12) {
-      out.push(h("div", { class: "choices" }, ...counts.map(n => h("button", { type: "button", class: "choice", "data-key": `armies-${n}`, onclick: () => ctx.act({ name: "Armies", args: { n } }).catch(() => {}) }, String(n)))));
+      out.push(h("div", { class: "choices" }, ...counts.map(n => h("button", { type: "button", class: "choice", "data-key": `armies-${n}`, "data-notation": legal.find(a => a.args.n === n)?.notation, onclick: () => ctx.act({ name: "Armies", args: { n } }).catch(() => {}) }, String(n)))));
       return out;
     }
     const range = h("input", { type: "range", min: counts[0], max: counts[counts.length - 1], value: counts[counts.length - 1], "aria-label": t("shogun.how_many"),
