@@ -935,15 +935,63 @@ def _resolve(match: Match, seat: int, action: Any) -> Any:
         legal = match.legal_actions(seat)
         if not legal:
             match.parse_action(seat, "")  # raises: not this seat's turn, or the game is over
-        wanted = {"name": action.get("name"), "args": action.get("args", {})}
-        for candidate in legal:
-            form = action_to_json(candidate)
-            if {"name": form["name"], "args": form["args"]} == wanted:
+        name, args = action.get("name"), action.get("args", {})
+        forms = [(c, action_to_json(c)) for c in legal]
+        named = [(c, form["args"]) for c, form in forms if form["name"] == name]
+        for candidate, legal_args in named:
+            if _same_json(legal_args, args):
                 return candidate
+        for _, legal_args in named:  # equal in Python (true == 1, 3.0 == 3), not in JSON
+            if legal_args == args:
+                raise IllegalActionError(seat, None, _wrong_type(legal_args, args))
         raise IllegalActionError(
             seat, None, f"no legal action of {match.game.seat_name(seat)} is {_short(action)}"
         )
     return action
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are the same value of the same type (``true`` is not ``1``
+    and ``3.0`` is not ``3``, though Python finds them equal).
+
+    >>> _same_json({"n": [1, 2]}, {"n": [1, 2]}), _same_json({"n": 1}, {"n": True})
+    (True, False)
+    """
+    if isinstance(a, Mapping):
+        return (
+            isinstance(b, Mapping)
+            and a.keys() == b.keys()
+            and all(_same_json(a[k], b[k]) for k in a)
+        )
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(_same_json, a, b))
+    return type(a) is type(b) and a == b
+
+
+_JSON_KINDS = {
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number with a fraction",
+    str: "a string",
+}
+
+
+def _wrong_type(legal: Any, got: Any, path: str = "") -> str:
+    """What differs in type between a legal action's arguments and ``got``, which equals
+    them in Python: the first argument (a dotted path) of another JSON type."""
+    if isinstance(legal, Mapping):
+        for key in legal:
+            if not _same_json(legal[key], got[key]):
+                return _wrong_type(legal[key], got[key], f"{path}.{key}" if path else key)
+    if isinstance(legal, list):
+        for i, (a, b) in enumerate(zip(legal, got, strict=True)):
+            if not _same_json(a, b):
+                return _wrong_type(a, b, f"{path}.{i}")
+    kind = _JSON_KINDS.get(type(legal), type(legal).__name__)
+    return (
+        f"argument {path!r} must be {kind} ({_short(legal)}), "
+        f"not {_JSON_KINDS.get(type(got), type(got).__name__)} ({_short(got)})"
+    )
 
 
 def _short(value: Any) -> str:
