@@ -18,11 +18,18 @@ runner = CliRunner()
 
 
 def test_help_and_version() -> None:
+    """The help lists the commands; a flag shows no value placeholder (``--json``, not
+    ``--json <bool>``), and text in brackets is printed as written (``'.[ray]'``)."""
     result = runner.invoke(app, ["--help"])
     assert result.exit_code == 0
     for command in ("games", "play", "simulate", "tournament", "stats", "replay"):
         assert command in result.output
     assert runner.invoke(app, ["--version"]).output.startswith("sengoku 0.")
+    for command in ("play", "simulate", "serve"):
+        shown = runner.invoke(app, [command, "--help"]).output
+        assert "<bool>" not in shown and "--help " in shown, shown
+    words = " ".join(runner.invoke(app, ["simulate", "--help"]).output.split())
+    assert "pip install -e '.[ray]'" in words
 
 
 def test_games_lists_counts_and_options() -> None:
@@ -100,6 +107,11 @@ def test_play_shows_what_changed_and_the_whole_board_on_request() -> None:
     assert "Kanto" in first_turn and "legend:" in first_turn
     later = output.split("Your action")[2]
     assert "(b: the whole board)" in later and "legend:" not in later
+    # after "b" the whole board, then the same numbered choices as before it, under it
+    asked, board = output.split("Your action")[3:5]
+    choices = [line for line in asked.splitlines() if line.strip()[:1].isdigit()]
+    assert choices and "legend:" in board
+    assert board.split("legend:")[1].splitlines()[-len(choices) :] == choices
 
 
 def test_play_quit_and_bad_arguments() -> None:

@@ -48,6 +48,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # click's plain help: no type placeholder after a flag ("--json <bool>"), and text in
+    # square brackets ("'.[ray]'") printed as written, not read as rich markup
+    rich_markup_mode=None,
 )
 
 OptionArg = Annotated[
@@ -97,7 +100,7 @@ BackendOption = Annotated[
         "--backend",
         case_sensitive=False,
         help="Where games are played: local (processes on this machine) or ray (Ray tasks; "
-        "pip install 'sengoku[ray]').",
+        "pip install -e '.[ray]').",
     ),
 ]
 AddressOption = Annotated[
@@ -389,8 +392,7 @@ def _human_turn(console: Console, match: Match, seat: int, board: _Board) -> boo
     """Ask for one action of ``seat``; ``False`` if the player quits."""
     board.show(console, match, seat)
     legal = match.legal_actions(seat)
-    for number, action in enumerate(legal, 1):
-        console.print(f"  [bold cyan]{number:>3}[/] {action}", highlight=False)
+    _print_choices(console, legal)
     while True:
         try:
             answer = console.input(
@@ -403,6 +405,7 @@ def _human_turn(console: Console, match: Match, seat: int, board: _Board) -> boo
             return False
         if answer.lower() in {"b", "board"}:
             board.show(console, match, seat, whole=True)
+            _print_choices(console, legal)  # the choices stay in sight under the board
             continue
         try:
             if answer.isdigit():
@@ -414,6 +417,11 @@ def _human_turn(console: Console, match: Match, seat: int, board: _Board) -> boo
             return True
         except IllegalActionError as exc:
             console.print(f"[red]{exc.reason}[/]", highlight=False)
+
+
+def _print_choices(console: Console, legal: list[Any]) -> None:
+    for number, action in enumerate(legal, 1):
+        console.print(f"  [bold cyan]{number:>3}[/] {action}", highlight=False)
 
 
 @app.command()
@@ -989,7 +997,7 @@ def serve(
         from sengoku.server import ServerSettings, create_app, default_database_url
     except ImportError as exc:
         raise _fail(
-            f"the server needs its extras ({exc.name} is missing): pip install 'sengoku[server]'"
+            f"the server needs its extras ({exc.name} is missing): pip install -e '.[server]'"
         ) from None
     url = default_database_url(db)
     settings = ServerSettings(
@@ -1035,6 +1043,7 @@ def serve(
 accounts_app = typer.Typer(
     help="The server's accounts, for its host: list them, reset a password, lock or unlock one.",
     no_args_is_help=True,
+    rich_markup_mode=None,
 )
 app.add_typer(accounts_app, name="accounts")
 
