@@ -30,7 +30,7 @@ from .helpers import run_season as run
     [(CASTLE_A, CASTLE, 3), (TEMPLE_A, TEMPLE, 2), (THEATRE_A, THEATRE, 1)],
 )
 def test_build_actions(action: int, bit: int, cost: int) -> None:
-    """shogun.md §5: castle 3 chests, temple 2, No theatre 1; the tile goes into the province."""
+    """shogun.md §5: castle 3 chests, temple 2, Nō theatre 1; the tile goes into the province."""
     s = empty_state(4)
     p = own(s, 0, "Omi", 2)
     log = run(s, {0: {action: p}})
@@ -51,7 +51,7 @@ def test_building_limits() -> None:
     assert s.bld[mino] == TEMPLE and s.bld[owari] == THEATRE and s.bld[omi] == 0
     assert s.money[:3] == [15, 15, 15]
     assert "Red cannot build a castle in Mino: Mino has no free building slot" in log
-    assert "Blue cannot build a No theatre in Owari: Owari already has a No theatre" in log
+    assert "Blue cannot build a Nō theatre in Owari: Owari already has a Nō theatre" in log
     assert "Yellow cannot build a castle in Omi: no castle tiles are left" in log
 
 

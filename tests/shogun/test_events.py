@@ -36,7 +36,7 @@ def _cards(kind: str) -> list[int]:
 
 @pytest.mark.parametrize("event", _cards("theatre_calm"))
 def test_theatre_event_removes_markers_when_building_a_theatre(event: int) -> None:
-    """shogun.md §7 #1-2, §21.1 Q1: default: building a No theatre during the event removes all
+    """shogun.md §7 #1-2, §21.1 Q1: default: building a Nō theatre during the event removes all
     revolt markers of that province; option action_one removes one."""
     s = empty_state(4)
     omi = own(s, 0, "Omi", 2, markers=2)
@@ -53,7 +53,7 @@ def test_theatre_event_removes_markers_when_building_a_theatre(event: int) -> No
 @pytest.mark.parametrize("event", _cards("theatre_calm"))
 def test_theatre_event_on_reveal_option(event: int) -> None:
     """shogun.md §7 #1-2 reading (a), option no_theatre_event=on_reveal: when the event is
-    drawn, every province with a No theatre loses its markers."""
+    drawn, every province with a Nō theatre loses its markers."""
     s = empty_state(4, no_theatre_event="on_reveal")
     mino = own(s, 1, "Mino", 2, bld=THEATRE, markers=2)
     omi = own(s, 0, "Omi", 2, markers=1)

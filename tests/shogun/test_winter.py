@@ -102,7 +102,7 @@ def test_players_revolt_in_autumn_turn_order() -> None:
 
 def test_winter_scoring_with_a_majority_tie() -> None:
     """shogun.md §11.3, §20 (scoring 1/1/3-2-1 with tie -1): 1 VP per province and per
-    building; per region most castles 3, temples 2, No theatres 1; players tied for most get 1
+    building; per region most castles 3, temples 2, Nō theatres 1; players tied for most get 1
     less each."""
     s = empty_state(4)
     # red region (sun): Owari, Mino, Omi, Echizen ...

@@ -38,7 +38,7 @@ ACTIONS = (
 ACTION_TITLES = (
     "build castle",
     "build temple",
-    "build No theatre",
+    "build Nō theatre",
     "collect rice",
     "collect taxes",
     "recruit 5",
@@ -340,7 +340,7 @@ class ShogunData:
             raise fail("the 5 special cards must be " + ", ".join(SPECIAL_KINDS))
         t = self.tables
         if t.buildings != {"castle": 28, "temple": 26, "theatre": 26}:
-            raise fail("building supply must be 28 castles, 26 temples, 26 No theatres")
+            raise fail("building supply must be 28 castles, 26 temples, 26 Nō theatres")
         if sorted(t.building_costs) != sorted(BUILDINGS) or sorted(t.majority_points) != sorted(
             BUILDINGS
         ):

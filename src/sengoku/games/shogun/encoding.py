@@ -51,7 +51,7 @@ season             4               one-hot spring, summer, autumn, winter
 to act             P               per seat: may act now
 owner              45 x (P+1)      per province one-hot: neutral, seat 0 .. P-1
 armies             45 x 2          per province: armies / 62, min(armies, 10) / 10
-buildings          45 x 3          per province: castle, temple, No theatre
+buildings          45 x 3          per province: castle, temple, Nō theatre
 markers            45              revolt markers / 6 (at most one collect per province a season,
                                    two markers each with ``collect_revolt_peasants=after``)
 in play            45              the province is on this board (3 players: 8 removed)
@@ -66,7 +66,7 @@ tower              1 + (P+1) x 4   ``show_tower``; per colour (seats, then peasa
                                    the tower v / (v + 10) (``show_tower`` only), tower flow
                                    0.5 + v / 2(|v| + 10) (otherwise; cubes in minus cubes out
                                    since priming, may be negative)
-supplies           4               castles, temples, No theatres left / 28, 26, 26; markers / 42
+supplies           4               castles, temples, Nō theatres left / 28, 26, 26; markers / 42
 events             12 x 4          per event: in the deck, one of this year's, drawn this year,
                                    this season's
 action cards       10 x 4          per action space: card turned up, place in the order / 9,
@@ -280,7 +280,7 @@ def _parts(players: int) -> list[tuple[str, int, str]]:
         ("to act", p, "per seat: may act now"),
         ("owner", N * (p + 1), "per province one-hot: neutral, seat 0 .. P-1"),
         ("armies", N * 2, "per province: armies / 62, min(armies, 10) / 10"),
-        ("buildings", N * 3, "per province: castle, temple, No theatre"),
+        ("buildings", N * 3, "per province: castle, temple, Nō theatre"),
         ("markers", N, "per province: revolt markers / 6"),
         ("in play", N, "per province: on this board"),
         ("region", N * REGIONS, "per province one-hot region on this board side"),
@@ -289,7 +289,7 @@ def _parts(players: int) -> list[tuple[str, int, str]]:
         ("positions", POSITIONS * (SPECIALS + 1 + p), "per position: special, free, seat"),
         ("choosing", p * p, "per seat one-hot place in the choosing order"),
         ("tower", 1 + (p + 1) * 4, "show_tower; per colour: reserve, tray, tower, flow"),
-        ("supplies", 4, "castles, temples, No theatres, revolt markers left"),
+        ("supplies", 4, "castles, temples, Nō theatres, revolt markers left"),
         ("events", EVENTS * 4, "per event: in the deck, this year's, drawn, this season's"),
         ("action cards", SPACES * 4, "per action space: turned up, place, done, now"),
         ("turn", POSITIONS, "one-hot turn position acting now"),

@@ -81,7 +81,7 @@ def special(card: int) -> Term:
 
 
 def building(i: int) -> Term:
-    """A building (0 castle, 1 temple, 2 No theatre)."""
+    """A building (0 castle, 1 temple, 2 Nō theatre)."""
     return _BUILDING_TERMS[i]
 
 

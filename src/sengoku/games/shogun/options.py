@@ -135,9 +135,9 @@ class ShogunOptions(GameOptions, frozen=True):
         TheatreEvent,
         Meta(
             description="The No-theatre event (rules §7 #1-2, §21.1 Q1, unresolved, L): "
-            "action_all = building a No theatre while the event is active removes all revolt "
+            "action_all = building a Nō theatre while the event is active removes all revolt "
             "markers of that province; action_one = removes one ([WOS]); on_reveal = when the "
-            "event is drawn, every province with a No theatre loses its markers."
+            "event is drawn, every province with a Nō theatre loses its markers."
         ),
     ] = TheatreEvent.ACTION_ALL
     tie_break: Annotated[
