@@ -216,6 +216,20 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
         assert cells == [*breakdown[seat], outcome["scores"][seat]], seat
 
     clan = final["view"]["clans"][0]
+    # the seats are named by their clans, as the log and the battles name them
+    expect(page.locator(".status .who")).to_have_text(f"You play {clan} (Player 1)")
+    winner = final["view"]["clans"][outcome["winners"][0]]
+    expect(page.locator(".status")).to_contain_text(
+        f"Winner: {winner} (Player {outcome['winners'][0] + 1})"
+    )
+    assert (
+        rows.first.locator("td")
+        .nth(1)
+        .inner_text()
+        .startswith(
+            f"{final['view']['clans'][outcome['ranking'][0]]} (Player {outcome['ranking'][0] + 1})"
+        )
+    )
     page.select_option(".log-who", "0")  # the log's filter finds the lines naming our clan
     lines = page.locator(".log-lines li").all_inner_texts()  # the lines' terms name the seat
     assert lines and all(clan in line for line in lines), lines[:5]

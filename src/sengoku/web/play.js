@@ -57,7 +57,10 @@ export function matchPage(root, matchId, replay, learn = null) {
     const colour = module.seatColours ? module.seatColours(info.players)[seat]?.name : null;
     const person = last?.seats?.[seat] || info.seats[seat];
     const who = person?.kind === "bot" ? t(`ui.level.${person.bot}`) : person?.name;
-    return [colour || t("ui.seat", { n: seat + 1 }), who].filter(Boolean).join(" · ");
+    const seatLabel = colour || t("ui.seat", { n: seat + 1 });
+    // where a seat plays a named side (Rising Sun's clans): "Bonsai (Player 1)"
+    const side = last?.view && module.seatTitle ? module.seatTitle(last.view, seat) : null;
+    return [side ? t("ui.seat_side", { side, seat: seatLabel }) : seatLabel, who].filter(Boolean).join(" · ");
   }
 
   /** The page's frame: status, replay bar, board, choices, players, log. Built once the match

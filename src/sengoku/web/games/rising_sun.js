@@ -52,6 +52,10 @@ const clanOf = (view, seat) => view.clans?.[seat] ?? null;
 const clanCss = (view, seat) => CLAN_CSS[clanOf(view, seat)] || SEAT_CSS[seat];
 const clanText = (view, seat) => (clanOf(view, seat) ? tOr(`rising_sun.clan.${clanOf(view, seat)}`, clanOf(view, seat)) : t(`rising_sun.colour.${SEATS[seat]}`));
 
+/** The clan a seat plays, as the page names the seat ("Bonsai (Player 1)"); null before the
+ *  clans are chosen. */
+export const seatTitle = (view, seat) => (clanOf(view, seat) ? clanText(view, seat) : null);
+
 export function phaseText(view, tr = t) {
   if (!view?.phase) return "";
   const season = view.phase === "clans" ? "" : tr(`rising_sun.season.${view.season}`);
