@@ -215,6 +215,8 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
         cells = [int(x) for x in row.locator("td.num").all_inner_texts()]
         assert cells == [*breakdown[seat], outcome["scores"][seat]], seat
 
+    # in English each province's kanji stands under its name
+    expect(page.locator(".rs-prov[data-province='Kyoto'] .rs-prov-kanji")).to_have_text("京都")
     clan = final["view"]["clans"][0]
     # the seats are named by their clans, as the log and the battles name them
     expect(page.locator(".status .who")).to_have_text(f"You play {clan} (Player 1)")
@@ -241,6 +243,7 @@ def test_a_whole_game_from_the_lobby_to_the_winter_scoring(
     page.reload()
     expect(page.locator(".rs-players h2")).to_contain_text("氏族")
     expect(page.locator(".rs-prov[data-province='Kyoto'] .rs-prov-name")).to_have_text("京都")
+    expect(page.locator(".rs-prov-kanji")).to_have_count(0)  # the name once, not twice
     expect(page.locator(".rs-final thead")).to_contain_text("合計")
     expect(page.locator(".log-lines")).to_contain_text("最終得点")
     shot(page, "winter-scoring-ja")

@@ -47,6 +47,9 @@ export function seatColours(players) {
   return SEATS.slice(0, players).map((key, i) => ({ key, name: t(`rising_sun.colour.${key}`), css: SEAT_CSS[i] }));
 }
 
+/** Text written in kana or CJK ideographs. */
+const CJK = /[\u3040-\u30ff\u4e00-\u9fff]/;
+
 /** The clan a seat plays (its English name), or null before the clans are chosen. */
 const clanOf = (view, seat) => view.clans?.[seat] ?? null;
 const clanCss = (view, seat) => CLAN_CSS[clanOf(view, seat)] || SEAT_CSS[seat];
@@ -191,7 +194,8 @@ function provinceTile(st, p, name, [cx, cy], here, old, wars, named) {
     s("title", {}, title),
     s("rect", { width: TILE_W, height: TILE_H, rx: 14, class: "rs-land" }),
     s("text", { x: 12, y: 24, class: "rs-prov-name" }, provinceName(name)),
-    s("text", { x: 12, y: 42, class: "rs-prov-kanji" }, info.kanji),
+    // the name in kanji under a name in letters; a name already in kanji stands alone
+    CJK.test(provinceName(name)) ? null : s("text", { x: 12, y: 42, class: "rs-prov-kanji" }, info.kanji),
     rewardLine(info.reward),
     war !== undefined ? warBadge(view, war, p, done) : null,
     ...owners.map((q, i) => figureRow(view, data, q, here.get(q), view.force[p][q], 52 + i * rowH, rowH)));
