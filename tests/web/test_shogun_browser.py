@@ -231,6 +231,24 @@ def test_phone_sized_screen_and_language(server: Server, browser: Browser, shot:
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0
         shot(page, "phone-en")
+        # "Zoom in" opens at the provinces the decision marks (here: those the seat may plan)
+        page.locator('[data-key="zoom"]').click()
+        expect(page.locator(".map-wrap.zoomed")).to_be_visible()
+        page.wait_for_timeout(200)
+        seen = page.evaluate(
+            """() => {
+              const wrap = document.querySelector('.map-wrap.zoomed').getBoundingClientRect();
+              const boxes = [...document.querySelectorAll('.province.clickable')].map(e => e.getBoundingClientRect());
+              const x = (Math.min(...boxes.map(b => b.left)) + Math.max(...boxes.map(b => b.right))) / 2;
+              const visible = boxes.filter(b => b.right > wrap.left && b.left < wrap.right
+                && b.bottom > 0 && b.top < innerHeight).length;
+              return [x - wrap.left, wrap.width, visible, boxes.length];
+            }"""
+        )
+        centre, width, visible, marked = seen
+        assert marked and visible and width / 4 <= centre <= width * 3 / 4, seen
+        shot(page, "phone-zoomed")
+        page.locator('[data-key="zoom"]').click()
         # a half-made plan survives the switch of language
         theatre = page.locator('select.plan-select[data-space="2"]')
         province = theatre.locator("option").nth(1).get_attribute("value") or ""

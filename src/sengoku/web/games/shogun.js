@@ -56,6 +56,22 @@ function seaRoutes(data, view) {
   return pairs;
 }
 
+/** On the zoomed map, the provinces the decision marks (choices, a march's source and target)
+ *  scrolled to the middle of the screen; the player's own when none is marked. */
+function showMarked() {
+  const wrap = document.querySelector(".game-shogun .map-wrap.zoomed");
+  if (!wrap) return;
+  const marked = [...wrap.querySelectorAll(".province.clickable, .province.target, .province.source, .province.marching-from, .province.marching-to")];
+  const shapes = marked.length ? marked : [...wrap.querySelectorAll(".province.mine")];
+  const boxes = shapes.map(el => el.getBoundingClientRect());
+  if (!boxes.length) return;
+  const left = Math.min(...boxes.map(b => b.left)), right = Math.max(...boxes.map(b => b.right));
+  const top = Math.min(...boxes.map(b => b.top)), bottom = Math.max(...boxes.map(b => b.bottom));
+  const frame = wrap.getBoundingClientRect();
+  wrap.scrollLeft += (left + right) / 2 - (frame.left + frame.width / 2);
+  window.scrollBy(0, (top + bottom) / 2 - window.innerHeight / 2);
+}
+
 export function createRenderer(ctx) {
   const { data } = ctx;
   const names = data.provinces.map(p => p.name);
@@ -151,6 +167,7 @@ export function createRenderer(ctx) {
         || before.buildings[id] !== view.buildings[id] || before.markers[id] !== view.markers[id]);
       const classes = ["province"];
       if (removed.has(id)) classes.push("removed");
+      if (owner >= 0 && owner === ctx.seat) classes.push("mine");
       if (changed) classes.push("changed");
       if (actions.has(id)) classes.push("clickable");
       if (id === source) classes.push("source");
@@ -203,7 +220,7 @@ export function createRenderer(ctx) {
       return pa && pb ? s("path", { d: `M ${pa[0]} ${pa[1]} Q ${(pa[0] + pb[0]) / 2 + 20} ${(pa[1] + pb[1]) / 2 + 20} ${pb[0]} ${pb[1]}`, class: "sea-route" }) : null;
     });
     const zoom = h("button", { type: "button", class: "ghost small map-zoom", "data-key": "zoom", "aria-pressed": String(state.zoomed),
-      onclick: () => { state.zoomed = !state.zoomed; draw(); } }, state.zoomed ? t("shogun.zoom_out") : t("shogun.zoom_in"));
+      onclick: () => { state.zoomed = !state.zoomed; draw(); if (state.zoomed) requestAnimationFrame(showMarked); } }, state.zoomed ? t("shogun.zoom_out") : t("shogun.zoom_in"));
     return h("div", { class: `map-wrap${state.zoomed ? " zoomed" : ""}` }, zoom, s("svg", { viewBox: vb.join(" "), class: "map", role: "group", "aria-label": t("shogun.map") },
       s("defs", {}, s("pattern", { id: "removed", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
         s("rect", { width: 8, height: 8, fill: "#cfc8bb" }), s("line", { x1: 0, y1: 0, x2: 0, y2: 8, stroke: "#a79f90", "stroke-width": 3 }))),
