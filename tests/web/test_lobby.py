@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 import sengoku
 from tests.server.harness import Server
@@ -156,3 +156,27 @@ def test_the_host_hands_a_seat_to_a_bot_and_to_someone_new(
     other.goto(link.input_value())
     expect(other.locator(".status .who")).to_contain_text("Blue")
     other.close()
+
+
+def test_a_seat_name_typed_while_the_lobby_redraws_is_kept(server: Server, page: Page) -> None:
+    """A name typed into a seat's field right after choosing a game, while the lobby still
+    waits for the network to redraw (held here until the name is typed), stays in the field
+    of the new form, the caret where it was, and goes into the match."""
+    page.goto(server.base + "/")
+    expect(page.locator("#new-game")).to_be_visible()
+    held: list[Route] = []
+    page.route("**/api/matches?status=*", lambda route: held.append(route))
+    page.select_option("#new-game", "rising_sun")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the redraw never asked for the matches"
+    page.locator(".seat-name").first.fill("Aiko")  # the form on screen is still the old one
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/matches?status=*")
+    expect(page.locator("#new-game")).to_have_value("rising_sun")
+    expect(page.locator(".seat-row .chip").first).to_have_text("Player 1")  # the new form
+    expect(page.locator(".seat-name").first).to_have_value("Aiko")
+    expect(page.locator(".seat-name").first).to_be_focused()

@@ -39,7 +39,9 @@ export function lobbyPage(root) {
     const own = session.account ? await myMatchesCard() : null; // none yet: no card
     const matches = await matchesCard();
     if (mine !== drawing) return; // a later redraw (after another change) is on its way
-    const focused = document.activeElement?.id; // keep the keyboard's place across a redraw
+    const active = document.activeElement;
+    const focused = active?.id; // keep the keyboard's place across a redraw
+    const caret = focused && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
     for (const fold of root.querySelectorAll("details[data-fold]")) {
       if (fold.open) opened.add(fold.dataset.fold); else opened.delete(fold.dataset.fold);
     }
@@ -54,7 +56,13 @@ export function lobbyPage(root) {
         matches));
     watchTables();
     for (const fold of root.querySelectorAll("details[data-fold]")) fold.open = opened.has(fold.dataset.fold);
-    if (focused) document.getElementById(focused)?.focus();
+    // what was typed while this redraw waited for the network stands in the new form
+    form.seats.forEach((seat, i) => { const input = document.getElementById(`seat-name-${i}`); if (input) input.value = seat.name; });
+    if (focused) {
+      const again = document.getElementById(focused);
+      again?.focus();
+      if (caret && again?.setSelectionRange) again.setSelectionRange(...caret);
+    }
   }
 
   /** "Learn to play": a link to each game's tutorial (docs/ui.md, "Learn to play"). */
@@ -96,7 +104,7 @@ export function lobbyPage(root) {
         h("option", { value: "human", selected: seat.kind === "human", disabled: form.rated }, t("ui.lobby.human")),
         me ? h("option", { value: "open", selected: seat.kind === "open" }, t("ui.lobby.open_seat")) : null,
         ...BOT_LEVELS.map(level => h("option", { value: level, selected: seat.kind === "bot" && seat.bot === level }, t("ui.lobby.bot", { level: t(`ui.level.${level}`) })))),
-      seat.kind === "human" ? h("input", { class: "seat-name", placeholder: t("ui.lobby.name"), "aria-label": t("ui.lobby.name"), value: seat.name, maxlength: 40, oninput: e => { seat.name = e.target.value; } }) : null));
+      seat.kind === "human" ? h("input", { class: "seat-name", id: `seat-name-${i}`, placeholder: t("ui.lobby.name"), "aria-label": t("ui.lobby.name"), value: seat.name, maxlength: 40, oninput: e => { seat.name = e.target.value; } }) : null));
 
     const optionInput = option => {
       const id = `opt-${option.name}`;
