@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -1029,6 +1030,10 @@ def serve(
         f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  (database: {_safe_url(url)})"
     )
     tune_collector()
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again to end the process,
+    # which skips the exit handlers; ending by SystemExit runs them, and they release what
+    # the bot workers' pool holds (no leaked semaphores), as after Ctrl+C
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     uvicorn.run(
         application,
         host=host,
@@ -1038,6 +1043,10 @@ def serve(
         ws_per_message_deflate=ws_compression,
         log_level="info",
     )
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 accounts_app = typer.Typer(

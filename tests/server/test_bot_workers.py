@@ -1,5 +1,6 @@
 """The bots' worker processes end with their server, however it ends: a server killed
-outright (SIGKILL, no time to shut its pool down) leaves no worker behind."""
+outright (SIGKILL, no time to shut its pool down) leaves no worker behind, and one stopped
+with SIGTERM, as a service manager stops it, ends as cleanly as after Ctrl+C."""
 
 from __future__ import annotations
 
@@ -55,6 +56,30 @@ def test_a_killed_servers_bot_workers_end_too(tmp_path: Path) -> None:
         deadline = time.monotonic() + 15
         while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.2)
+        assert not [pid for pid in workers if _alive(pid)]
+    finally:
+        server.stop()
+
+
+def test_a_server_stopped_with_sigterm_leaves_nothing_behind(tmp_path: Path) -> None:
+    """Bots have played; SIGTERM to the server alone: it shuts down, exits with 143 (128 +
+    SIGTERM), its workers end, and Python's resource tracker finds no semaphore leaked."""
+    server = Server(f"sqlite:///{tmp_path / 'sengoku.db'}", bot_workers=2)
+    try:
+        assert server.process is not None
+        made = server.create("shitenno", 3, ["easy", "easy", "easy"], seed=1)
+        deadline = time.monotonic() + 60
+        while server.get(f"/api/matches/{made['id']}").json()["actions"] < 3:
+            assert time.monotonic() < deadline, "the bots did not play"
+            time.sleep(0.2)
+        workers = _workers(server.process.pid)
+        assert workers
+        os.kill(server.process.pid, signal.SIGTERM)
+        assert server.process.wait(20) == 128 + signal.SIGTERM
+        time.sleep(0.5)  # the resource tracker speaks when the last user of it is gone
+        output = server.output()
+        assert "Application shutdown complete" in output
+        assert "leaked" not in output and "Traceback" not in output, output[-2000:]
         assert not [pid for pid in workers if _alive(pid)]
     finally:
         server.stop()
