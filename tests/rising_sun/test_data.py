@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import sengoku
-from sengoku.core import describe_options
+from sengoku.core import describe_options, new_match
 from sengoku.games.rising_sun.data import SETS, DataError, load_data
 from sengoku.games.rising_sun.options import RisingSunOptions
 
@@ -34,8 +34,10 @@ def test_every_fact_names_its_source_and_certainty() -> None:
                 for item in items:
                     assert "§" in item["source"], (name, item)
                     assert any(k.endswith("certainty") for k in item), (name, item)
-            elif isinstance(items, dict):
-                assert "§" in items["source"] and items["certainty"], (name, key)
+            elif isinstance(items, dict):  # one fact, or facts by name (cards.json's sets)
+                named = all(isinstance(v, dict) for v in items.values())
+                for fact in items.values() if named else [items]:
+                    assert "§" in fact["source"] and fact["certainty"], (name, key)
 
 
 def test_components_and_constants() -> None:
@@ -281,3 +283,23 @@ def test_the_game_is_registered_for_3_to_5_players() -> None:
     assert sengoku.get_game("rising_sun").player_counts == (3, 4, 5)
     with pytest.raises(sengoku.SetupError):
         sengoku.new_match("rising_sun", 6)
+
+
+def test_a_random_set_is_one_of_the_base_box_sets() -> None:
+    """rising_sun.md §17.4: the retail base box holds Teapot, Horseman and Archway; Tower's
+    provenance is unverified, so season_set=random draws Tower only with random_set_tower."""
+    assert {n for n, s in D.sets.items() if s.in_base_box} == {"teapot", "horseman", "archway"}
+    assert "unverified" in D.sets["tower"].source
+    drawn = {
+        new_match("rising_sun", 3, seed=seed, options={"season_set": "random"}).view(0)[
+            "season_set"
+        ]
+        for seed in range(40)
+    }
+    assert drawn == {"teapot", "horseman", "archway"}
+    options = {"season_set": "random", "random_set_tower": True}
+    with_tower = {
+        new_match("rising_sun", 3, seed=seed, options=options).view(0)["season_set"]
+        for seed in range(40)
+    }
+    assert with_tower == {"teapot", "horseman", "archway", "tower"}

@@ -6,13 +6,17 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.migration import MigrationContext
 
-from sengoku.core import Match
+import sengoku.server
+from sengoku.core import Match, new_match
 from sengoku.server.models import Base
 from sengoku.server.store import Seat, Store
 
@@ -125,7 +129,7 @@ def test_migrations_build_the_schema_and_keep_matches(
     store = Store(new_database(backend))
     assert store.revision() is None
     store.migrate()
-    assert store.revision() == "0005_advisor"
+    assert store.revision() == "0006_rising_sun_sets"
     with store.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
     assert diff == []
@@ -138,4 +142,45 @@ def test_migrations_build_the_schema_and_keep_matches(
     kept = store.get("m1")
     assert kept is not None and kept.length == 1 and kept.seats[0].name == "Ann"
     assert store.actions("m1") == [(0, "add troop Bu to the lot")]
+    store.dispose()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_stored_rising_sun_matches_keep_their_random_set(
+    backend: str, new_database: Callable[[str], str]
+) -> None:
+    """rising_sun.md §17.4: a random Set now leaves Tower out unless random_set_tower is
+    set; migration 0006 names the option in the Rising Sun matches stored before with
+    season_set=random, so a match whose Set was Tower replays as it was played. Others are
+    left as they were."""
+    store = Store(new_database(backend))
+    config = Config()
+    config.set_main_option(
+        "script_location", str(Path(sengoku.server.__file__).parent / "migrations")
+    )
+    with store.engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0005_advisor")
+    seed = next(  # a match that drew Tower when all four Sets were drawn
+        s
+        for s in range(100)
+        if new_match(
+            "rising_sun", 3, seed=s, options={"season_set": "random", "random_set_tower": True}
+        ).view(0)["season_set"]
+        == "tower"
+    )
+    seat = [Seat(0, "human", None, "Ann", "1" * 64)]
+    store.create("old", "rising_sun", 3, {"season_set": "random"}, seed, "0" * 64, seat, None)
+    store.create("set", "rising_sun", 3, {"season_set": "teapot"}, seed, "0" * 64, seat, None)
+    store.create("sh", "shitenno", 3, {"season_set": "random"}, seed, "0" * 64, seat, None)
+    store.migrate()
+    old = store.get("old")
+    assert old is not None and old.options == {"season_set": "random", "random_set_tower": True}
+    assert (
+        new_match("rising_sun", 3, seed=seed, options=old.options).view(0)["season_set"] == "tower"
+    )
+    assert [store.get(m).options for m in ("set", "sh")] == [
+        {"season_set": "teapot"},
+        {"season_set": "random"},
+    ]
     store.dispose()

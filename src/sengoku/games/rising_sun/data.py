@@ -114,6 +114,7 @@ class CardEntry(msgspec.Struct, frozen=True):
 class CardFile(msgspec.Struct, frozen=True):
     source: str
     types: list[str]
+    sets: dict[str, SetInfo]
     cards: list[CardEntry]
 
 
@@ -139,6 +140,12 @@ class Card(msgspec.Struct, frozen=True):
 class Noted(msgspec.Struct, frozen=True):
     certainty: str
     source: str
+
+
+class SetInfo(Noted, frozen=True):
+    """A Set of Season cards: whether the retail base box is known to hold it (§17.4)."""
+
+    in_base_box: bool
 
 
 class Figures(Noted, frozen=True):
@@ -224,6 +231,7 @@ class RisingSunData(msgspec.Struct, frozen=True):
     kami_index: dict[str, int]
     cards: list[Card]
     card_entries: list[CardEntry]
+    sets: dict[str, SetInfo]
     game: GameFile
     sources: dict[str, str]
     boards: tuple[Board, Board]
@@ -288,6 +296,7 @@ def load_data() -> RisingSunData:
         kami_index={k.name: i for i, k in enumerate(kami.kami)},
         cards=expanded,
         card_entries=cards.cards,
+        sets=cards.sets,
         game=game,
         sources={
             "board": board.source,
@@ -388,6 +397,8 @@ def _check(d: RisingSunData, cards: CardFile) -> None:
             raise DataError(f"card {entry.name}: monsters, and only monsters, have a Force")
         if not set(entry.counts_as) <= {"shinto", "daimyo"}:
             raise DataError(f"card {entry.name}: counts as a Shinto or a Daimyo only")
+    if set(cards.sets) != set(SETS):
+        raise DataError(f"cards.json describes the Sets {sorted(cards.sets)}, not {sorted(SETS)}")
     for season in range(3):
         core = [c for c in d.cards if c.set == "core" and c.season == season]
         if len(core) != 7:

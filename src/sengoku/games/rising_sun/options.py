@@ -69,9 +69,18 @@ class RisingSunOptions(GameOptions, frozen=True):
         Meta(
             description="The Set of Season cards played beside the Core cards (rules §4.1, §9.2; "
             "H that one Set is used). Default teapot, the Set of the only recorded game and "
-            "of three FAQ rulings (§15.5, M); random draws one of the four."
+            "of three FAQ rulings (§15.5, M); random draws one of the Sets of the retail base "
+            "box, Teapot, Horseman and Archway (§17.4), and Tower too with random_set_tower. "
+            "Tower's provenance is unverified (§17.4)."
         ),
     ] = SeasonSet.TEAPOT
+    random_set_tower: Annotated[
+        bool,
+        Meta(
+            description="With season_set=random, the Tower Set may be drawn too (rules §17.4: no "
+            "source places Tower in the base box; default off)."
+        ),
+    ] = False
     clans: Annotated[
         ClanChoice,
         Meta(

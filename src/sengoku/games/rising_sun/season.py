@@ -68,8 +68,13 @@ def setup(players: int, options: RisingSunOptions, rng: Rng) -> State:
             f"option 'clan_list': {players} players need {players} clans, not {len(st.clan_list)}"
         )
     s = blank_state(players, options, st, D.board(options.extra_route_nagato_kyushu))
-    if options.season_set is SeasonSet.RANDOM:
+    if options.season_set is SeasonSet.RANDOM:  # rules §17.4: Tower only when asked for
+        # one draw from all four, as before the option, and another only when Tower is not
+        # allowed: a record made before keeps its Set unless that Set was Tower
         s.season_set = rng.choice(SETS)
+        allowed = [n for n in SETS if D.sets[n].in_base_box or options.random_set_tower]
+        if s.season_set not in allowed:
+            s.season_set = rng.choice(allowed)
     log: list[LogEntry] = [public(log_line(f"set_{s.season_set}"))]
     pool = list(st.clan_list)
     if options.clans is ClanChoice.CHOSEN:
