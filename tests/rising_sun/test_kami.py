@@ -121,7 +121,7 @@ def test_winter_scores_tokens_by_season_and_the_set_bonus() -> None:
 def test_a_final_tie_goes_to_honor_and_allies_share_it() -> None:
     """rising_sun.md §4.3, §16.6, §16.5 (option alliance_into_winter): most VP wins; a tie goes
     to the highest Honor; tied leaders who are allies (the Autumn alliance lasts into Winter)
-    share the win; with the option off they do not."""
+    share the win; with the option off they do not, and the log says the alliance ended."""
     m = table()
     m.state.vp = [10, 10, 4, 10]
     honor(m, "Dragonfly", "Lotus", "Koi", "Turtle")
@@ -143,8 +143,11 @@ def test_a_final_tie_goes_to_honor_and_allies_share_it() -> None:
     m.state.season = 2
     honor(m, "Dragonfly", "Lotus", "Koi", "Turtle")
     ally(m, "Dragonfly", "Koi")
-    run_task(m, (T_CLEANUP,))
+    lines = run_task(m, (T_CLEANUP,))
     assert m.outcome().winners == (seat(m, "Dragonfly"),)
+    # the end of the Autumn alliance is told, as every other change is
+    assert "the Autumn alliances end before the Winter scoring" in lines
+    assert lines.index("the Autumn alliances end before the Winter scoring") < len(lines) - 1
 
 
 def test_loyalty_in_winter_only_with_its_option() -> None:

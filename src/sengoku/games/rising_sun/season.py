@@ -221,6 +221,7 @@ def _cleanup(s: State, rng: Rng, log: Log) -> None:
     if s.season + 1 < len(SEASON_NAMES) - 1:
         push(s, (T_SEASON, s.season + 1))
         return
-    if not s.options.alliance_into_winter:
+    if not s.options.alliance_into_winter and any(a >= 0 for a in s.ally):
         s.ally = [-1] * s.players
+        log.append(public(log_line("autumn_alliances_end")))
     push(s, (T_WINTER,))
