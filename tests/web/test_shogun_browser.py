@@ -238,8 +238,10 @@ def test_phone_sized_screen_and_language(server: Server, browser: Browser, shot:
         seen = page.evaluate(
             """() => {
               const wrap = document.querySelector('.map-wrap.zoomed').getBoundingClientRect();
-              const boxes = [...document.querySelectorAll('.province.clickable')].map(e => e.getBoundingClientRect());
-              const x = (Math.min(...boxes.map(b => b.left)) + Math.max(...boxes.map(b => b.right))) / 2;
+              const boxes = [...document.querySelectorAll('.province.clickable')]
+                .map(e => e.getBoundingClientRect());
+              const x = (Math.min(...boxes.map(b => b.left))
+                + Math.max(...boxes.map(b => b.right))) / 2;
               const visible = boxes.filter(b => b.right > wrap.left && b.left < wrap.right
                 && b.bottom > 0 && b.top < innerHeight).length;
               return [x - wrap.left, wrap.width, visible, boxes.length];
