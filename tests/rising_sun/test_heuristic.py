@@ -260,3 +260,23 @@ def test_the_estimate_counts_the_tokens_still_to_be_won() -> None:
     assert est[seat(m, "Koi")] > est[seat(m, "Lotus")] + 1
     shares = heuristic.evaluate(s)
     assert math.isclose(sum(shares), 1.0) and max(shares) == shares[seat(m, "Koi")]
+
+
+def test_bonsai_prices_a_stronghold_at_one_coin() -> None:
+    """rising_sun.md §2.3, §17.9 (Sacred Bounty: Bonsai pays at most 1 Coin for anything):
+    the heuristic weighs a Stronghold against the price the clan pays, so on an empty map,
+    where everything else about it is the same for both, Bonsai values it 2 Coins more than
+    Koi does."""
+    from sengoku.games.rising_sun.actions import Build
+    from sengoku.games.rising_sun.mandates import STRONGHOLD_COST
+
+    m = table(
+        ("Koi", "Lotus", "Turtle", "Bonsai"),
+        shrines=("Hachiman", "Raijin", "Tsukuyomi", "Amaterasu"),
+    )
+    s = m.state
+    where = Build(P["Shikoku"])
+    bonsai = heuristic._score_build(s, seat(m, "Bonsai"), where)
+    koi = heuristic._score_build(s, seat(m, "Koi"), where)
+    assert STRONGHOLD_COST == 3
+    assert math.isclose(bonsai - koi, 2 * heuristic.COIN_VP)

@@ -593,7 +593,8 @@ def _score_move(s: State, seat: int, a: Any) -> float:
 
 def _score_build(s: State, seat: int, a: Any) -> float:
     """A Stronghold is a Recruit spot for the Seasons left (more where the clan has none, and
-    at war), VP for Kitsune and Susanoo, and Force for Turtle; against 3 Coins."""
+    at war), VP for Kitsune and Susanoo, and Force for Turtle; against its price (3 Coins;
+    Bonsai's Sacred Bounty pays 1, rising_sun.md §2.3, §17.9)."""
     if not isinstance(a, Build):
         return 0.0
     p = a.province
@@ -606,7 +607,7 @@ def _score_build(s: State, seat: int, a: Any) -> float:
         if honor.is_turtle(s, seat):
             value += _gain_at(s, seat, p, seat, 1)
     value += sum(1.0 for k in s.shrines if D.kami[k].ability == "vp_per_stronghold") * 0.5
-    return value - mandates.STRONGHOLD_COST * COIN_VP
+    return value - mandates.price(s, seat, mandates.STRONGHOLD_COST, 0) * COIN_VP
 
 
 def _score_betray(s: State, seat: int, a: Any) -> float:
@@ -870,7 +871,7 @@ def _mandate_value(s: State, seat: int, m: int) -> float:
             value = _best_moves(s, q) if q == seat else 0.5
             if (
                 bonus
-                and s.coins[q] >= mandates.STRONGHOLD_COST
+                and s.coins[q] >= mandates.price(s, q, mandates.STRONGHOLD_COST, 0)
                 and _facts(s).counts().reserve_strongholds[q]
             ):
                 value += 1.0
