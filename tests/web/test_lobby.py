@@ -9,10 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 import sengoku
 from tests.server.harness import Server
+from tests.web.conftest import open_page
 
 Shot = Callable[[Page, str], Path]
 
@@ -180,3 +181,22 @@ def test_a_seat_name_typed_while_the_lobby_redraws_is_kept(server: Server, page:
     expect(page.locator(".seat-row .chip").first).to_have_text("Player 1")  # the new form
     expect(page.locator(".seat-name").first).to_have_value("Aiko")
     expect(page.locator(".seat-name").first).to_be_focused()
+
+
+def test_rule_options_speak_the_readers_language(server: Server, browser: Browser) -> None:
+    """Every game's rule options in the new-match form, in Japanese: a label and a help in
+    Japanese, and nowhere the rules reference's English jargon (sections, certainties) in a
+    tooltip or text: those are for `sengoku games --details` and the docs."""
+    page = open_page(browser, locale="ja-JP")
+    page.goto(server.base + "/")
+    for game in ("shogun", "shitenno", "rising_sun"):
+        page.select_option("#new-game", game)
+        expect(page.locator("#new-game")).to_have_value(game)
+        options = page.locator('.new-match .option:has([id^="opt-"])')
+        assert options.count() > 3
+        expect(page.locator(".new-match [title]")).to_have_count(0)
+        text = page.locator(".new-match").text_content() or ""
+        assert "§" not in text and "certainty" not in text, game
+        helps = options.locator("small").all_text_contents()  # folded ones too
+        assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", h) for h in helps), helps
+    page.context.close()

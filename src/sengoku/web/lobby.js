@@ -123,7 +123,9 @@ export function lobbyPage(root) {
       } else {
         input = h("input", { id, value, size: 40, onchange: e => { form.options[option.name] = e.target.value; } });
       }
-      return h("div", { class: "option" }, h("label", { for: id, title: option.description }, label), input, h("small", {}, help));
+      // the help in the reader's language under the field; the rules reference's own words
+      // (sections, certainties) stay in `sengoku games --details` and the game's docs
+      return h("div", { class: "option" }, h("label", { for: id }, label), input, h("small", {}, help));
     };
     const main = game.options.filter(o => featured.includes(o.name));
     const rest = game.options.filter(o => !featured.includes(o.name));
