@@ -151,6 +151,11 @@ class RisingSun(Game[State, RisingSunAction]):
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat)
 
+    def views(self, state: State, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """The seats' views (:meth:`view`): a spectator's made once and shared, with each
+        seat's face-down Mandates, drawn tiles and secret bids put in."""
+        return views.views(state, seats)
+
     def determinize(self, view: dict[str, Any], rng: Rng) -> State:
         return views.determinize(view, rng)
 

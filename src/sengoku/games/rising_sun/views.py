@@ -15,7 +15,7 @@ tile the seat kept fit.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sengoku.core import Rng, parse_options
@@ -47,16 +47,51 @@ def _hidden_keep(s: State, turn: int) -> bool:
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: a spectator)."""
-    n = s.players
+    """The view of ``seat`` (``None``: a spectator): what every seat sees alike, with what
+    ``seat`` alone may see put in (:func:`own_parts`)."""
+    v = _shared(s)
+    v.update(own_parts(s, seat, v["battle"]))
+    return v
+
+
+def views(s: State, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """The views of ``seats`` (``Game.views``): the spectator's made once and shared, each
+    seat's own parts put in; each equals the seat's :func:`view`."""
+    public = view(s, None)
+    return [
+        public if seat is None else {**public, **own_parts(s, seat, public["battle"])}
+        for seat in seats
+    ]
+
+
+def own_parts(s: State, seat: int | None, battle: dict[str, Any]) -> dict[str, Any]:
+    """What only ``seat`` may see: the Mandates it kept face down, the tiles it drew and is
+    choosing from, and its own secret bids while a Battle's bidding is open (``battle``: the
+    shared Battle, whose bids these replace)."""
     pending = s.pending
     bidding = pending is not None and pending[0] == D_BID and bool(bidders(s))
+    keeping = pending is not None and pending[0] == D_KEEP
+    return {
+        "kept": [
+            None if _hidden_keep(s, t) and seat != s.mt_by[t] else s.mt_kept[t]
+            for t in range(len(s.mt_kept))
+        ],
+        "my_draws": [[t, s.mt_pool[t].copy()] for t in range(len(s.mt_by)) if s.mt_by[t] == seat],
+        "drawn": s.drawn.copy() if keeping and seat == s.holder else None,
+        "battle": {
+            **battle,
+            "bids": [
+                s.bids[q].copy() if (not bidding or q == seat) else None for q in range(s.players)
+            ],
+        },
+    }
+
+
+def _shared(s: State) -> dict[str, Any]:
+    """Everything of the view that all seats see alike; the seat's own parts (placed here, so
+    that the keys keep their order) are filled in by :func:`own_parts`."""
+    pending = s.pending
     season = SEASON_NAMES[3] if s.phase >= WINTER else SEASON_NAMES[s.season]
-    kept = [
-        None if _hidden_keep(s, t) and seat != s.mt_by[t] else s.mt_kept[t]
-        for t in range(len(s.mt_kept))
-    ]
-    draws = [[t, s.mt_pool[t].copy()] for t in range(len(s.mt_by)) if s.mt_by[t] == seat]
     keeping = pending is not None and pending[0] == D_KEEP
     v: dict[str, Any] = {
         "phase": PHASE_NAMES[s.phase],
@@ -87,9 +122,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "turn": s.turn,
         "mandates": s.mt_announced.copy(),
         "selectors": s.mt_by.copy(),
-        "kept": kept,
-        "my_draws": draws,
-        "drawn": s.drawn.copy() if keeping and seat == s.holder else None,
+        "kept": None,
+        "my_draws": None,
+        "drawn": None,
         "drawing": len(s.drawn) if keeping else 0,
         "agenda": [list(t) for t in s.agenda],
         "pending": None if pending is None else list(pending),
@@ -103,7 +138,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "battle": {
             "province": s.b_prov,
             "participants": s.b_part.copy(),
-            "bids": [s.bids[q].copy() if (not bidding or q == seat) else None for q in range(n)],
+            "bids": None,
             "bid_done": s.bid_done.copy(),
             "killed": s.b_killed,
             "hired": s.b_hired.copy(),
