@@ -38,19 +38,26 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _bots_played(server: Server) -> list[int]:
+    """Let bots play a few moves on ``server`` (so its pool has its workers); their pids."""
+    assert server.process is not None
+    made = server.create("shitenno", 3, ["easy", "easy", "easy"], seed=1)
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/matches/{made['id']}").json()["actions"] < 3:
+        assert time.monotonic() < deadline, "the bots did not play"
+        time.sleep(0.2)
+    workers = _workers(server.process.pid)
+    assert workers
+    return workers
+
+
 def test_a_killed_servers_bot_workers_end_too(tmp_path: Path) -> None:
     """Bots have played (so the pool has its workers); the server alone is killed with
     SIGKILL; within seconds none of its workers is left."""
     server = Server(f"sqlite:///{tmp_path / 'sengoku.db'}", bot_workers=2)
     try:
+        workers = _bots_played(server)
         assert server.process is not None
-        made = server.create("shitenno", 3, ["easy", "easy", "easy"], seed=1)
-        deadline = time.monotonic() + 60
-        while server.get(f"/api/matches/{made['id']}").json()["actions"] < 3:
-            assert time.monotonic() < deadline, "the bots did not play"
-            time.sleep(0.2)
-        workers = _workers(server.process.pid)
-        assert workers
         os.kill(server.process.pid, signal.SIGKILL)
         server.process.wait(10)
         deadline = time.monotonic() + 15
@@ -66,14 +73,8 @@ def test_a_server_stopped_with_sigterm_leaves_nothing_behind(tmp_path: Path) -> 
     SIGTERM), its workers end, and Python's resource tracker finds no semaphore leaked."""
     server = Server(f"sqlite:///{tmp_path / 'sengoku.db'}", bot_workers=2)
     try:
+        workers = _bots_played(server)
         assert server.process is not None
-        made = server.create("shitenno", 3, ["easy", "easy", "easy"], seed=1)
-        deadline = time.monotonic() + 60
-        while server.get(f"/api/matches/{made['id']}").json()["actions"] < 3:
-            assert time.monotonic() < deadline, "the bots did not play"
-            time.sleep(0.2)
-        workers = _workers(server.process.pid)
-        assert workers
         os.kill(server.process.pid, signal.SIGTERM)
         assert server.process.wait(20) == 128 + signal.SIGTERM
         time.sleep(0.5)  # the resource tracker speaks when the last user of it is gone

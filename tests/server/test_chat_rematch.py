@@ -6,16 +6,12 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 
-import sengoku.server
 from sengoku.server.store import Store
 
 from .harness import Client, PostgresCluster, Server, play_out_at_random
@@ -353,13 +349,8 @@ def test_a_database_of_the_first_schema_is_upgraded_for_chat(
     """A match stored before chat existed keeps everything, with no spectator chat, no
     rematch and no messages."""
     store = Store(new_database(backend))
-    config = Config()
-    config.set_main_option(
-        "script_location", str(Path(sengoku.server.__file__).parent / "migrations")
-    )
+    store.migrate("0001")
     with store.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0001")
         conn.execute(
             sa.text(
                 "INSERT INTO matches (id, game, players, options, seed, status, length,"

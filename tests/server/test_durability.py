@@ -6,16 +6,12 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.migration import MigrationContext
 
-import sengoku.server
 from sengoku.core import Match, new_match
 from sengoku.server.models import Base
 from sengoku.server.store import Seat, Store
@@ -154,13 +150,7 @@ def test_stored_rising_sun_matches_keep_their_random_set(
     season_set=random, so a match whose Set was Tower replays as it was played. Others are
     left as they were."""
     store = Store(new_database(backend))
-    config = Config()
-    config.set_main_option(
-        "script_location", str(Path(sengoku.server.__file__).parent / "migrations")
-    )
-    with store.engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "0005_advisor")
+    store.migrate("0005_advisor")
     seed = next(  # a match that drew Tower when all four Sets were drawn
         s
         for s in range(100)

@@ -8,7 +8,6 @@ it, not the whole page)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -20,15 +19,6 @@ from tests.web.conftest import DESKTOP, PHONE, SCREENSHOTS, check_no_overflow, o
 
 GAMES = ("shogun", "shitenno", "rising_sun")
 LOCALES = {"en": "en-GB", "ja": "ja-JP", "zh": "zh-CN", "nl": "nl-NL"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server for the module (its bots for the first match after a tutorial)."""
-    srv = Server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}", bot_workers=1)
-    yield srv
-    srv.stop()
-    assert "Traceback" not in srv.output(), srv.output()[-4000:]
 
 
 def lesson_of(game: str) -> Tutorial:

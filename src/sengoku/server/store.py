@@ -230,15 +230,16 @@ class Store:
 
     # -- schema ------------------------------------------------------------------------------
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest revision (Alembic); safe with several processes."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to ``revision`` (Alembic; the newest by default); safe with
+        several processes."""
         config = Config()
         config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
         with self.engine.begin() as conn:
             if self.is_postgres:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
             config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+            command.upgrade(config, revision)
 
     def revision(self) -> str | None:
         """The schema's Alembic revision (``None`` before the first migration)."""
