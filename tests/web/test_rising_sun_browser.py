@@ -20,7 +20,14 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 
 from sengoku.games.rising_sun.data import load_data
 from tests.server.harness import Client, Server
-from tests.web.conftest import console_errors, on_phone, open_page, welcome_or_update
+from tests.web.conftest import (
+    PHONE,
+    check_no_overflow,
+    console_errors,
+    on_phone,
+    open_page,
+    welcome_or_update,
+)
 
 CONTROLS = ".rs-controls"
 OVER = ".scores:not([hidden])"
@@ -272,20 +279,16 @@ def frames_of(page: Page) -> list[str]:
     return frames
 
 
-def play_until_they_fight(clients: list[Client], rng: random.Random) -> dict[str, Any]:
-    """Both people play at random (no gifts) through their connections until a Battle in
-    which both bid; returns the update that asks them."""
+def play_until(clients: list[Client], rng: random.Random, wanted: Callable[[], bool]) -> None:
+    """The people play at random (no gifts) through their connections until ``wanted()``."""
     while True:
         for client in clients:
             client.drain(0.05)
         for client in clients:
             latest = client.latest
-            assert latest is not None and latest.get("outcome") is None, "no Battle between them"
-            battle = latest["view"]["battle"]
-            both_bid = all(c.latest and c.latest["legal"] for c in clients)
-            fighting = {0, 1} <= set(battle["participants"])
-            if latest["view"]["decision"] == "bid" and both_bid and fighting:
-                return latest
+            assert latest is not None and latest.get("outcome") is None, "it never came"
+        if wanted():
+            return
         mover = next((c for c in clients if c.latest and c.latest["legal"]), None)
         if mover is None:
             clients[0].recv()
@@ -299,6 +302,26 @@ def play_until_they_fight(clients: list[Client], rng: random.Random) -> dict[str
         assert answer["type"] == "accepted", answer
         if mover.latest["number"] <= number:  # the update may come before or after the answer
             mover.until(welcome_or_update(number + 1))
+
+
+def play_until_they_fight(clients: list[Client], rng: random.Random) -> dict[str, Any]:
+    """Both people play at random until a Battle in which both bid; returns the update that
+    asks them."""
+
+    def fighting() -> bool:
+        latest = clients[0].latest
+        assert latest is not None
+        battle = latest["view"]["battle"]
+        both_bid = all(c.latest and c.latest["legal"] for c in clients)
+        return bool(
+            latest["view"]["decision"] == "bid"
+            and both_bid
+            and {0, 1} <= set(battle["participants"])
+        )
+
+    play_until(clients, rng, fighting)
+    assert clients[0].latest is not None
+    return clients[0].latest
 
 
 def test_two_people_fight_a_battle_and_neither_sees_the_others_split(
@@ -369,3 +392,182 @@ def test_choosing_a_clan_shows_each_clans_power_home_and_income(page: Page, serv
     assert sorted(notations(page)) == sorted(f"choose {c.name}" for c in CLANS)
     page.click(f"{CONTROLS} button[data-notation='choose Lotus']")
     expect(page.locator(".rs-clan[data-seat='0'] .rs-clan-name")).to_have_text("Lotus")
+
+
+AT_KAMI = 20  # a shrine in an action: AT_KAMI + its Kami
+SHRINE = 8  # a shrine in the view: SHRINE + its slot
+MONSTER_BASE = 10
+
+
+def map_places(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """The places on the map a seat can click, with the notations each stands for (the
+    province a choice goes to, the shrine of its Kami, the figure it starts from or
+    strikes): ``p<province>``, ``k<kami>``, ``f<seat>-<what>-<province>``."""
+    places: dict[str, list[str]] = {}
+    seat_of = {
+        c: view["clans"].index(clan.name)
+        for c, clan in enumerate(CLANS)
+        if clan.name in view["clans"]
+    }
+
+    def at(where: int) -> str:
+        return f"k{where - AT_KAMI}" if where >= AT_KAMI else f"p{where}"
+
+    for a in legal:
+        g, keys = a["args"], []
+        if a["name"] == "Summon":
+            keys = [f"p{g['province']}"] + ([f"k{g['kami']}"] if g["kami"] >= 0 else [])
+        elif a["name"] == "Place":
+            keys = [at(g["where"])]
+        elif a["name"] == "Build":
+            keys = [f"p{g['province']}"]
+        elif a["name"] == "Move":
+            keys = [f"p{g['dst']}", f"f{view['seat']}-{g['what']}-{g['src']}"]
+        elif a["name"] == "Replace":
+            keys = [at(g["where"])]
+            if g["where"] < AT_KAMI:
+                keys.append(f"f{seat_of[g['clan']]}-{g['what']}-{g['where']}")
+        elif a["name"] == "Kill":
+            keys = [f"p{g['province']}", f"f{seat_of[g['clan']]}-{g['what']}-{g['province']}"]
+        for key in keys:
+            places.setdefault(key, []).append(a["notation"])
+    return places
+
+
+def count(view: dict[str, Any], seat: int, what: int, loc: int) -> int:
+    """How many figures of this type (a kind, or MONSTER_BASE + a card) the seat has there."""
+    return sum(
+        1
+        for owner, kind, card, where, _ in view["pieces"]
+        if owner == seat and (MONSTER_BASE + card if kind == 3 else kind) == what and where == loc
+    )
+
+
+def landing(view: dict[str, Any], action: dict[str, Any]) -> tuple[int, int]:
+    """(type, view location) of the figure a Summon, Place, Build or Move puts on the map."""
+    g = action["args"]
+    if action["name"] == "Build":
+        return 4, g["province"]
+    if action["name"] == "Move":
+        return g["what"], g["dst"]
+    where = g["province"] if action["name"] == "Summon" else g["where"]
+    kami = g.get("kami", -1) if action["name"] == "Summon" else where - AT_KAMI
+    if kami >= 0:
+        return g["what"], SHRINE + view["shrines"].index(kami)
+    return g["what"], where
+
+
+def test_the_map_takes_choices_by_click_and_by_keyboard(
+    browser: Browser, server: Server, shot: Shot
+) -> None:
+    """rising_sun.md §6.2 (Recruit and Marshal: Summon and Move), §6.4 (a Shinto to a Kami's
+    shrine): the map stands for the choices that name its places. Exactly the provinces,
+    shrines and figures that a legal action names can be clicked; a province that several
+    choices go to opens a menu of exactly those, which Escape closes; the keyboard reaches a
+    province, Enter opens its menu and takes a choice in it. A figure that can move is picked
+    first, its destinations are marked, and a click on one moves it there. Each choice made on
+    the map is the move the server then applies. The list of choices stays beside it."""
+    made = server.create("rising_sun", 3, ["human"] * 3, seed=3)
+    clients = [server.client(made["id"], made["seats"][q]["token"]) for q in range(3)]
+    me = clients[0]
+    rng = random.Random(11)
+    page = open_page(browser)
+
+    def latest() -> dict[str, Any]:
+        assert me.latest is not None
+        return me.latest
+
+    def asked(name: str, menu: bool = False) -> Callable[[], bool]:
+        def test() -> bool:
+            legal = latest()["legal"]
+            places = map_places(latest()["view"], legal)
+            several = any(len(v) > 1 for k, v in places.items() if k[0] == "p")
+            return any(a["name"] == name for a in legal) and (several or not menu)
+
+        return test
+
+    def clickable() -> set[str]:
+        return set(page.locator("[data-map]").evaluate_all("ns => ns.map(n => n.dataset.map)"))
+
+    try:
+        for client in clients:
+            client.until(welcome_or_update(0))
+        play_until(clients, rng, asked("Summon", menu=True))
+        number, view, legal = latest()["number"], latest()["view"], latest()["legal"]
+        places = map_places(view, legal)
+        page.goto(made["seats"][0]["join_url"])
+        expect(page.locator(f"{CONTROLS}[data-number='{number}']")).to_be_visible()
+        assert clickable() == set(places)
+        assert sorted(notations(page)) == sorted(a["notation"] for a in legal)  # the list stays
+        expect(page.locator(".rs-menu")).to_have_count(0)
+
+        # a province several choices go to: its menu, then Escape
+        key = next(k for k, v in places.items() if k[0] == "p" and len(v) > 1)
+        tile = page.locator(f".rs-prov[data-map='{key}']")
+        tile.locator(".rs-prov-name").click()
+        menu = page.locator(f".rs-menu[data-menu='{key}']")
+        expect(menu).to_be_visible()
+        shown = menu.locator("[data-notation]").evaluate_all(
+            "ns => ns.map(n => n.dataset.notation)"
+        )
+        assert sorted(shown) == sorted(places[key])
+        expect(tile).to_have_attribute("aria-expanded", "true")
+        shot(page, "map-menu")
+        page.keyboard.press("Escape")
+        expect(menu).to_have_count(0)
+        assert page.evaluate("document.activeElement.dataset.map") == key
+        phone = open_page(browser, PHONE)  # on a phone the menu fits the screen
+        phone.goto(page.url)
+        phone.locator(f".rs-prov[data-map='{key}'] .rs-prov-name").click()
+        expect(phone.locator(f".rs-menu[data-menu='{key}']")).to_be_in_viewport()
+        check_no_overflow(phone)
+        shot(phone, "map-menu-phone")
+        assert not phone.errors, phone.errors  # type: ignore[attr-defined]
+        phone.context.close()
+
+        # the keyboard: Enter on the focused province opens its menu, Enter takes a choice
+        tile.focus()
+        page.keyboard.press("Enter")
+        expect(menu).to_be_visible()
+        first = menu.locator("[data-notation]").first
+        expect(first).to_be_focused()
+        chosen = next(a for a in legal if a["notation"] == first.get_attribute("data-notation"))
+        what, loc = landing(view, chosen)
+        page.keyboard.press("Enter")
+        after = me.until(welcome_or_update(number + 1))
+        assert count(after["view"], 0, what, loc) == count(view, 0, what, loc) + 1, chosen
+
+        # a figure that can move: picked, its destinations marked, moved by a click
+        play_until(clients, rng, asked("Move"))
+        number, view, legal = latest()["number"], latest()["view"], latest()["legal"]
+        expect(page.locator(f"{CONTROLS}[data-number='{number}']")).to_be_visible()
+        assert clickable() == set(map_places(view, legal))
+        move = next(a for a in legal if a["name"] == "Move")
+        g = move["args"]
+        figure = page.locator(f".rs-piece[data-map='f0-{g['what']}-{g['src']}']")
+        figure.click()
+        expect(figure).to_have_attribute("aria-pressed", "true")
+        targets = page.locator(".rs-prov.target").evaluate_all(
+            "ns => ns.map(n => n.dataset.province)"
+        )
+        alike = [a for a in legal if a["name"] == "Move" and a["args"]["what"] == g["what"]]
+        assert sorted(targets) == sorted(
+            PROVINCES[a["args"]["dst"]] for a in alike if a["args"]["src"] == g["src"]
+        )
+        shot(page, "map-move-picked")
+        on_phone(browser, page.url, ".rs-map", shot, "map-move-phone")
+        dst = page.locator(f".rs-prov[data-province='{PROVINCES[g['dst']]}']")
+        expect(dst).to_have_attribute("data-notation", move["notation"])
+        dst.locator(".rs-prov-name").click()
+        after = me.until(welcome_or_update(number + 1))
+        assert (
+            count(after["view"], 0, g["what"], g["dst"]) == count(view, 0, g["what"], g["dst"]) + 1
+        )
+        assert (
+            count(after["view"], 0, g["what"], g["src"]) == count(view, 0, g["what"], g["src"]) - 1
+        )
+    finally:
+        for client in clients:
+            client.close()
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+    page.context.close()

@@ -138,16 +138,113 @@ function placed(view) {
   return { provinces, shrines };
 }
 
-/** The provinces the current legal actions name (to outline on the map). */
-function namedProvinces(st) {
-  const out = new Set();
+// -- choosing on the map ----------------------------------------------------------------------
+// A click on the map stands for the choices that name what was clicked: a province for those
+// that go to it (Summon, Place, Build, a Move's destination, Replace, Kill), a shrine for those
+// that go to its Kami, a clan's figures for those that start from them (a Move's source, the
+// Replace or Kill of them). One choice: the click takes it. Several: a menu of them beside the
+// place. A figure that can move is picked first; then its destinations are marked, and a click
+// on one moves it. Every place that can be clicked takes keyboard focus, Enter or Space clicks
+// it, Escape closes a menu or drops the picked figure. The list of choices stays as it was.
+
+const provinceKey = p => `p${p}`;
+const shrineKey = kami => `k${kami}`;
+const figureKey = (seat, what, p) => `f${seat}-${what}-${p}`;
+/** A figure's type as actions name it (a kind, or MONSTER_BASE + its card). */
+const whatOf = (kind, card) => (kind === MONSTER ? MONSTER_BASE + card : kind);
+
+/** Each place on the map the legal actions name (its key) with those actions. */
+function mapChoices(st) {
+  const out = new Map();
+  const add = (key, a) => (out.get(key) ?? out.set(key, []).get(key)).push(a);
+  const seatOf = clan => st.view.clans.indexOf(st.data.clans[clan].name);
+  const placeKey = where => (where >= AT_KAMI ? shrineKey(where - AT_KAMI) : provinceKey(where));
   for (const a of st.legal) {
-    const { province, dst, where } = a.args || {};
-    if (a.name === "Summon" || a.name === "Build" || a.name === "Kill") out.add(province);
-    if (a.name === "Move") out.add(dst);
-    if ((a.name === "Replace" || a.name === "Place") && where < SHRINE) out.add(where);
+    const g = a.args || {};
+    if (a.name === "Summon") {
+      add(provinceKey(g.province), a);
+      if (g.kami >= 0) add(shrineKey(g.kami), a);
+    } else if (a.name === "Place") add(placeKey(g.where), a);
+    else if (a.name === "Build") add(provinceKey(g.province), a);
+    else if (a.name === "Move") {
+      add(provinceKey(g.dst), a);
+      add(figureKey(st.me, g.what, g.src), a);
+    } else if (a.name === "Replace") {
+      add(placeKey(g.where), a);
+      if (g.where < AT_KAMI) add(figureKey(seatOf(g.clan), g.what, g.where), a);
+    } else if (a.name === "Kill") {
+      add(provinceKey(g.province), a);
+      add(figureKey(seatOf(g.clan), g.what, g.province), a);
+    }
   }
   return out;
+}
+
+/** The province a place on the map lies in (a province's or a figure's key), else -1. */
+function provinceOf(key) {
+  if (key[0] === "p") return Number(key.slice(1));
+  return key[0] === "f" ? Number(key.split("-")[2]) : -1;
+}
+
+/** The move of the picked figure to the province of this place, if it can go there. */
+function pickedMove(st, key) {
+  const p = provinceOf(key);
+  return (st.ui.pick && st.choices.get(st.ui.pick)?.find(a => a.name === "Move" && a.args.dst === p)) || null;
+}
+
+/** What a click on a place does now, or null when it does nothing: with a figure picked, the
+ *  move to the province clicked (on its land or on a figure in it); a figure that can move
+ *  gets picked; one choice is taken; several open their menu. */
+function mapClick(st, key) {
+  const move = pickedMove(st, key);
+  if (move) return () => { st.ui.pick = null; return st.act(move); };
+  const actions = st.choices.get(key);
+  if (!actions) return null;
+  if (key.startsWith("f") && actions.every(a => a.name === "Move")) return () => { st.ui.pick = st.ui.pick === key ? null : key; st.ui.menu = null; st.redraw(key); };
+  if (actions.length === 1) return () => st.act(actions[0]);
+  return () => { st.ui.menu = st.ui.menu === key ? null : key; st.ui.pick = null; st.redraw(key); };
+}
+
+/** The attributes that make a place on the map a control: focus, a role and a name, the
+ *  click, Enter and Space; for a tutorial, the moves it makes or leads to. */
+function mapControl(st, key, label) {
+  const go = mapClick(st, key);
+  if (!go) return {};
+  const actions = st.choices.get(key) ?? [];
+  const only = pickedMove(st, key) ?? (actions.length === 1 && !key.startsWith("f") ? actions[0] : null);
+  const run = event => {
+    event.stopPropagation();
+    if (document.querySelector(".rs-controls .rs-act[disabled]")) return; // a choice is on its way
+    Promise.resolve(go()).catch(() => {});
+  };
+  return {
+    tabindex: 0, role: "button", "aria-label": label, "data-map": key,
+    "aria-expanded": only || st.ui.pick === key ? null : String(st.ui.menu === key),
+    "aria-pressed": key.startsWith("f") && !only ? String(st.ui.pick === key) : null,
+    "data-notation": only?.notation ?? null,
+    // a step towards these moves; not while its menu is open or it is picked (a click then undoes)
+    "data-leads": only || st.ui.menu === key || st.ui.pick === key ? null : actions.map(a => a.notation).join("\n"),
+    onclick: run,
+    onkeydown: event => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); run(event); } },
+  };
+}
+
+/** The menu of the choices a place names, beside it (its own list buttons again). */
+function mapMenu(st, key, title) {
+  const actions = st.choices.get(key) ?? [];
+  const close = () => { st.ui.menu = null; st.redraw(key); };
+  return h("div", { class: "rs-menu", role: "group", "aria-label": title, "data-menu": key, onkeydown: e => { if (e.key === "Escape") { e.stopPropagation(); close(); } } },
+    h("header", {}, h("b", {}, title), h("button", { type: "button", class: "ghost small rs-menu-close", "aria-label": t("rising_sun.board.menu_close"), onclick: close }, "×")),
+    h("div", { class: "choices" }, ...actions.map(a => actButton(st, a))));
+}
+
+/** Put an open menu under the place it belongs to, inside its box's width. */
+function placeMenu(menu, place, box) {
+  const area = box.getBoundingClientRect();
+  const at = place.getBoundingClientRect();
+  const width = menu.offsetWidth;
+  menu.style.left = `${Math.max(4, Math.min(area.width - width - 4, at.left - area.left + at.width / 2 - width / 2))}px`;
+  menu.style.top = `${at.bottom - area.top + 4}px`;
 }
 
 function drawMap(st) {
@@ -158,7 +255,7 @@ function drawMap(st) {
   const names = data.provinces.map(p => p.name);
   const { where, old } = st;
   const wars = new Map(view.war.map((p, i) => [p, i]));
-  const named = namedProvinces(st);
+  const targets = new Set((st.ui.pick ? st.choices.get(st.ui.pick) ?? [] : []).filter(a => a.name === "Move").map(a => a.args.dst));
   const links = data.edges.filter(e => !e.option || view.options?.[e.option]).map(e => {
     const [ax, ay] = at(e.a);
     const [bx, by] = at(e.b);
@@ -168,16 +265,27 @@ function drawMap(st) {
     const d = bend.length === 4 ? `M${ax} ${ay} C${bend.join(" ")} ${bx} ${by}` : `M${ax} ${ay} Q${bend.join(" ")} ${bx} ${by}`;
     return s("path", { d, class: "rs-route", "data-edge": key });
   });
-  const tiles = names.map((name, p) => provinceTile(st, p, name, at(name), where.provinces[p], old?.provinces[p], wars, named.has(p)));
-  return h("div", { class: "rs-map-wrap" }, s("svg", { class: `rs-map layout-${st.layout}`, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": t("rising_sun.board.map") },
+  const tiles = names.map((name, p) => provinceTile(st, p, name, at(name), where.provinces[p], old?.provinces[p], wars, targets.has(p)));
+  const menu = st.ui.menu?.[0] === "p" || st.ui.menu?.[0] === "f" ? mapMenu(st, st.ui.menu, menuTitle(st, st.ui.menu)) : null;
+  const drop = () => { if (st.ui.pick || st.ui.menu) { st.ui.pick = st.ui.menu = null; st.redraw(); } };
+  return h("div", { class: "rs-map-wrap", onkeydown: e => { if (e.key === "Escape") drop(); } }, s("svg", { class: `rs-map layout-${st.layout}`, viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": t("rising_sun.board.map"), onclick: drop },
     s("defs", {}, s("pattern", { id: "rs-waves", width: 40, height: 16, patternUnits: "userSpaceOnUse" }, s("path", { d: "M0 12 Q10 4 20 12 T40 12", class: "rs-wave" }))),
     s("rect", { x: 0, y: 0, width, height, class: "rs-sea" }),
     s("rect", { x: 0, y: 0, width, height, fill: "url(#rs-waves)" }),
     s("g", { class: "rs-links" }, ...links.filter(l => l.tagName === "line"), ...links.filter(l => l.tagName === "path")),
-    ...tiles), mapLegend());
+    ...tiles), menu, mapLegend());
 }
 
-function provinceTile(st, p, name, [cx, cy], here, old, wars, named) {
+/** A menu's title: the province, shrine or figure it belongs to. */
+function menuTitle(st, key) {
+  const [kind, rest] = [key[0], key.slice(1)];
+  if (kind === "p") return provinceName(st.data.provinces[Number(rest)].name);
+  if (kind === "k") return t("rising_sun.board.shrine_of", { name: kamiName(st.data.kami[Number(rest)].name) });
+  const [seat, what, p] = rest.split("-").map(Number);
+  return `${clanText(st.view, seat)}: ${whatLabel(st, what, seat)[1]} · ${provinceName(st.data.provinces[p].name)}`;
+}
+
+function provinceTile(st, p, name, [cx, cy], here, old, wars, target) {
   const { view, data } = st;
   const info = data.provinces[p];
   const war = wars.get(p);
@@ -190,7 +298,9 @@ function provinceTile(st, p, name, [cx, cy], here, old, wars, named) {
   const words = owners.map(q => `${clanText(view, q)}: ${here.get(q).map(([k, c]) => (k === MONSTER ? cardName(data.cards[c].name) : kindName(k))).join(", ")}`);
   const title = [provinceName(name), war !== undefined ? t("rising_sun.board.war_number", { n: war + 1 }) : t("rising_sun.board.no_war"), ...words].join(" · ");
   const rowH = Math.min(23, 86 / Math.max(1, owners.length));
-  return s("g", { class: cls("rs-prov", named && "can-act", battle && "battle", changed && "changed", done && "war-done"), transform: `translate(${x} ${y})`, "data-province": name },
+  const key = provinceKey(p);
+  const control = mapControl(st, key, title);
+  return s("g", { ...control, class: cls("rs-prov", control.onclick && "can-act", target && "target", st.ui.menu === key && "open", battle && "battle", changed && "changed", done && "war-done"), transform: `translate(${x} ${y})`, "data-province": name },
     s("title", {}, title),
     s("rect", { width: TILE_W, height: TILE_H, rx: 14, class: "rs-land" }),
     s("text", { x: 12, y: 24, class: "rs-prov-name" }, provinceName(name)),
@@ -198,7 +308,7 @@ function provinceTile(st, p, name, [cx, cy], here, old, wars, named) {
     CJK.test(provinceName(name)) ? null : s("text", { x: 12, y: 42, class: "rs-prov-kanji" }, info.kanji),
     rewardLine(info.reward),
     war !== undefined ? warBadge(view, war, p, done) : null,
-    ...owners.map((q, i) => figureRow(view, data, q, here.get(q), view.force[p][q], 52 + i * rowH, rowH)));
+    ...owners.map((q, i) => figureRow(st, p, q, here.get(q), view.force[p][q], 52 + i * rowH, rowH)));
 }
 
 /** The Harvest reward, drawn as icons with numbers at the tile's top right. */
@@ -226,7 +336,8 @@ function warBadge(view, war, p, done) {
 }
 
 /** One clan's figures in a province: its Force on its colour, then each kind with a count. */
-function figureRow(view, data, seat, pieces, force, y, rowH) {
+function figureRow(st, p, seat, pieces, force, y, rowH) {
+  const { view, data } = st;
   const colour = clanCss(view, seat);
   const groups = new Map();
   for (const [kind, card] of pieces) {
@@ -239,7 +350,11 @@ function figureRow(view, data, seat, pieces, force, y, rowH) {
   const items = [];
   for (const [kind, card, n] of order) {
     const label = kind === MONSTER ? cardName(data.cards[card].name) : kindName(kind);
-    items.push(s("g", { transform: `translate(${x} ${y}) scale(${size / 20})`, style: `color:${colour}`, class: "rs-piece" }, s("title", {}, label), ...glyph(kind)));
+    const key = figureKey(seat, whatOf(kind, card), p);
+    const control = mapControl(st, key, `${clanText(view, seat)}: ${label} · ${provinceName(data.provinces[p].name)}`);
+    // a box behind the glyph, so that the whole square takes the click
+    items.push(s("g", { ...control, transform: `translate(${x} ${y}) scale(${size / 20})`, style: `color:${colour}`, class: cls("rs-piece", control.onclick && "can-act", st.ui.pick === key && "picked", st.ui.menu === key && "open") },
+      s("title", {}, label), s("rect", { x: -1, y: -1, width: 22, height: 22, rx: 3, class: "rs-piece-box" }), ...glyph(kind)));
     x += size + 1;
     if (n > 1) {
       items.push(s("text", { x, y: y + size * 0.8, class: "rs-count" }, `×${n}`));
@@ -272,11 +387,14 @@ function shrinesPanel(st) {
     ...view.shrines.map((k, slot) => {
       const kami = data.kami[k];
       const here = [...where[slot].entries()].sort((a, b) => b[1].length - a[1].length);
-      return h("article", { class: "rs-shrine", "data-kami": kami.name },
+      const key = shrineKey(k);
+      const name = t("rising_sun.board.shrine_of", { name: kamiName(kami.name) });
+      const control = mapControl(st, key, [name, ...here.map(([q, list]) => `${clanText(view, q)} ×${list.length}`)].join(" · "));
+      return h("article", { ...control, class: cls("rs-shrine", control.onclick && "can-act", st.ui.menu === key && "open"), "data-kami": kami.name },
         h("h3", {}, h("span", { class: "rs-torii", "aria-hidden": "true" }, figIcon(1, "#a8342a", "")), kamiName(kami.name)),
         h("p", { class: "rs-kami-help" }, tOr(`rising_sun.kami.${kami.name}.help`, "", kami.params)),
         h("p", { class: "rs-shrine-shinto" }, here.length ? here.map(([q, list]) => clanChip(view, q, `${clanText(view, q)} ×${list.length}`)) : h("span", { class: "rs-none" }, t("rising_sun.board.no_shinto"))));
-    }));
+    }), st.ui.menu?.[0] === "k" ? mapMenu(st, st.ui.menu, menuTitle(st, st.ui.menu)) : null);
 }
 
 function trackPanel(st) {
@@ -508,7 +626,7 @@ function drawControls(st) {
   if (!legal.length) return [];
   const used = new Set();
   const take = test => legal.filter(a => !used.has(a) && test(a) && used.add(a));
-  const parts = [hint(tOr(`rising_sun.decision.${view.decision}.help`, ""))];
+  const parts = [hint(tOr(`rising_sun.decision.${view.decision}.help`, "")), st.choices.size ? hint(t("rising_sun.board.map_hint")) : null];
   if (view.decision === "bid") parts.push(bidComposer(st, take(a => a.name === "Bid")));
   if (view.decision === "keep") parts.push(mandateChoice(st, take(a => a.name === "Keep")));
   const announce = take(a => a.name === "Announce");
@@ -620,6 +738,8 @@ export function createRenderer(ctx) {
   const focus = { after: null };
   const act = makeAct(ctx, focus);
   const split = { key: null, values: [0, 0, 0, 0] };
+  const ui = { number: null, pick: null, menu: null }; // the figure picked and the menu open on the map
+  let mapFocus = null; // the place on the map to give focus after a redraw
   const actionText = action => (action.message ? say(action.message) : action.notation); // the server describes each legal action
   let layout = "wide";
   let lastMessage = null;
@@ -633,10 +753,14 @@ export function createRenderer(ctx) {
       lastMessage = message;
       lastBefore = before;
       const view = message.view;
+      if (ui.number !== message.number) Object.assign(ui, { number: message.number, pick: null, menu: null });
       const st = { ctx, view, before, legal: ctx.replay ? [] : message.legal || [], act, data: ctx.data, me: ctx.seat, number: message.number, split, actionText, layout,
-        where: placed(view), old: before ? placed(before) : null,
-        redraw: () => renderer.update(lastMessage, lastBefore) };
+        where: placed(view), old: before ? placed(before) : null, ui,
+        redraw: key => { mapFocus = key ?? null; renderer.update(lastMessage, lastBefore); } };
+      st.choices = mapChoices(st);
       const held = document.activeElement?.dataset?.notation;
+      const heldPlace = mapFocus ?? document.activeElement?.dataset?.map;
+      mapFocus = null;
       if (!view.clans || view.phase === "clans") {
         ctx.root.board.replaceChildren(h("div", { class: "rs-board" }, hint(t("rising_sun.board.choosing_clans")), clanChoice(st)));
       } else {
@@ -649,8 +773,15 @@ export function createRenderer(ctx) {
       }
       ctx.root.players.replaceChildren(view.clans ? drawPlayers(st) : h("div"));
       ctx.root.controls.replaceChildren(...drawControls(st));
+      for (const menu of document.querySelectorAll(".rs-menu")) {
+        const place = document.querySelector(`[data-map="${menu.dataset.menu}"]`);
+        if (place) placeMenu(menu, place, menu.parentElement);
+      }
       const wanted = focus.after ?? held;
-      if (wanted) {
+      const menuOpen = ui.menu && heldPlace === ui.menu ? document.querySelector(".rs-menu .rs-act") : null;
+      if (menuOpen) menuOpen.focus();
+      else if (heldPlace && !focus.after) document.querySelector(`[data-map="${heldPlace}"]`)?.focus();
+      else if (wanted) {
         const all = [...document.querySelectorAll(".rs-act:not([disabled])")];
         (all.find(b => b.dataset.notation === wanted) ?? (focus.after ? all[0] : null))?.focus();
       }
