@@ -26,11 +26,10 @@ from typing import Any
 
 import sengoku
 from sengoku.core import Match, Message, Rng, message_to_json
-from sengoku.core.messages import Items, Term, keys_used, render, walk
+from sengoku.core.messages import Items, Term, keys_used, placeholders, render, walk
 
 WEB = Path(__file__).resolve().parents[1] / "src/sengoku/web"
 LANGUAGES = ("en", "ja", "zh", "nl")
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: a catalog key left in a rendered text
 KEY_IN_TEXT = re.compile(r"\b(?:ui|shogun|shitenno|rising_sun)\.\w")
 
@@ -60,7 +59,7 @@ def check_message(value: Any, scope: str, raw_code: re.Pattern[str] | None = Non
         assert missing == [], f"{lang} lacks {missing} for {message_to_json(value)}"
         for part in walk(value):
             if isinstance(part, Message):
-                wanted = set(PLACEHOLDER.findall(catalog[part.key]))
+                wanted = placeholders(catalog[part.key])
                 assert wanted == set(part.args), (lang, part.key, sorted(part.args))
         text = render(value, catalog)
         assert "{" not in text, (lang, text)

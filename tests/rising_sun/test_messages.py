@@ -19,13 +19,12 @@ import pytest
 
 import sengoku
 from sengoku.core import Items, Match, Message, Rng, Term, render
-from sengoku.core.messages import keys_used, seats_named, walk
+from sengoku.core.messages import keys_used, placeholders, seats_named, walk
 from sengoku.games.catalog import catalog
 from sengoku.games.rising_sun.rules import RisingSun
 
 I18N = Path(sengoku.__file__).parent / "web" / "i18n"
 LANGUAGES = ("en", "ja", "zh", "nl")
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 #: what an engine code looks like where a person should read words: an id with underscores
 #: ("shell_of_the_eternal"), a dotted id or catalog key ("core.summer.path_of_the_serpent"),
 #: a constant ("MONSTER_BASE"), Python's reprs (None, True, brackets, key=value), a negative
@@ -87,7 +86,7 @@ def check_message(value: Message | str) -> None:
         for part in walk(value):
             if isinstance(part, Message):
                 template = words[part.key]
-                assert set(PLACEHOLDER.findall(template)) == set(part.args), (lang, part)
+                assert placeholders(template) == set(part.args), (lang, part)
         text = render(value, catalog("rising_sun", lang))
         assert "{" not in text and "}" not in text, (lang, text)
         assert "rising_sun." not in text and "ui." not in text, (lang, text)
@@ -190,6 +189,6 @@ def test_the_choices_templates_use_the_letters_the_buttons_have_words_for() -> N
         name[0]
         for key, text in raw("en").items()
         if key.startswith("rising_sun.act.")
-        for name in PLACEHOLDER.findall(text)
+        for name in placeholders(text)
     }
     assert letters <= set("cpkmdafn")

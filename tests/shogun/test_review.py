@@ -334,7 +334,7 @@ def test_theatre_majority_tie_scores_nothing() -> None:
     own(s, 2, "Ise", 1, bld=THEATRE)  # alone in the purple region: 1 point
     pts, lines = winter.score_year(s)
     assert pts[:3] == [2, 2, 3]
-    assert render(lines[0], GAME.catalog) == "Red 2 (1 provinces, 1 buildings, 0 for majorities)"
+    assert render(lines[0], GAME.catalog) == "Red 2 (1 province, 1 building, 0 for majorities)"
 
 
 def test_hunger_revolts_at_the_largest_shortage() -> None:

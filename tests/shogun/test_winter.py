@@ -115,7 +115,7 @@ def test_winter_scoring_with_a_majority_tie() -> None:
     # castles in red: Red 1, Blue 1 -> tie, 2 each; temples: Red 1, Blue 1 -> 1 each;
     # theatres in red: Blue 1 -> 1; brown theatres: Yellow -> 1
     assert pts == [1 + 2 + 2 + 1, 2 + 3 + 2 + 1 + 1, 2 + 1 + 1, 0]
-    assert render(lines[0], GAME.catalog) == "Red 6 (1 provinces, 2 buildings, 3 for majorities)"
+    assert render(lines[0], GAME.catalog) == "Red 6 (1 province, 2 buildings, 3 for majorities)"
 
 
 def test_scoring_uses_the_boards_regions() -> None:

@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import sengoku
+from sengoku.core import message_from_json, render
 from tests.server.harness import Server
 
 from .conftest import PHONE, check_no_overflow, open_page
@@ -163,22 +164,7 @@ def _english(log: list[Any]) -> list[str]:
     from sengoku.games.shogun.rules import Shogun
 
     catalog = {**Shogun.catalog, "ui.sep.comma": ", ", "ui.sep.semicolon": "; "}
-
-    def render(value: Any) -> str:
-        if isinstance(value, dict) and "key" in value:
-            template = str(catalog.get(value["key"], value["key"]))
-            args = value.get("args", {})
-            return re.sub(
-                r"\{(\w+)\}", lambda m: render(args[m[1]]) if m[1] in args else m[0], template
-            )
-        if isinstance(value, dict) and "t" in value:
-            return str(catalog.get(value["t"], value["t"]))
-        if isinstance(value, dict) and "items" in value:
-            sep = str(catalog.get(value["sep"], value["sep"]))
-            return sep.join(render(v) for v in value["items"])
-        return str(value)
-
-    return [render(line) for line in log]
+    return [render(message_from_json(line), catalog) for line in log]
 
 
 def test_a_whole_shogun_match_shows_every_battle_and_follows_the_log(

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from sengoku.core import available_games, describe_options, get_game
+from sengoku.core.messages import placeholders, plural_forms
 from sengoku.games.rising_sun.state import KIND_NAMES
 from sengoku.games.rising_sun.state import SEASON_NAMES as RISING_SUN_SEASONS
 from sengoku.games.shitenno.state import Phase
@@ -26,7 +27,6 @@ LANGUAGES = ("en", "ja", "zh", "nl")
 #: the games Sengoku ships (the tests register a toy game of their own beside them)
 GAMES = [g for g in available_games() if type(get_game(g)).__module__.startswith("sengoku.")]
 SCOPES = ("ui", *GAMES)
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def catalog(scope: str, lang: str) -> dict[str, Any]:
@@ -46,10 +46,31 @@ def test_every_key_exists_in_every_language(scope: str, lang: str) -> None:
     for key, text in english.items():
         assert type(other[key]) is type(text), key
         if isinstance(text, str):
-            assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), key
+            assert placeholders(other[key]) == placeholders(text), key
             assert other[key].strip(), f"{key} is empty in {lang}"
         else:
             assert other[key] == text, f"{key}: lists (section ids) are not translated"
+
+
+PLURAL = re.compile(r"\{(\w+), plural,")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("scope", SCOPES)
+def test_plural_forms_are_whole_and_follow_the_language(scope: str, lang: str) -> None:
+    """Each plural (``{n, plural, one {…} other {…}}``) closes, has an ``other`` form and
+    the categories its language has (CLDR's for whole numbers): English and Dutch ``one``
+    and ``other``, Japanese and Chinese ``other`` alone; ``=N`` forms may stand beside them.
+    A number that a template shows with a noun has a plural where the noun changes."""
+    wanted = {"en": {"one", "other"}, "nl": {"one", "other"}, "ja": {"other"}, "zh": {"other"}}
+    for key, text in catalog(scope, lang).items():
+        if not isinstance(text, str):
+            continue
+        for found in PLURAL.finditer(text):
+            forms, _ = plural_forms(text, found.end())
+            categories = {f for f in forms if not f.startswith("=")}
+            assert categories == wanted[lang], (key, sorted(forms))
+            assert all(f[1:].isdigit() for f in forms if f.startswith("=")), key
 
 
 @pytest.mark.parametrize("scope", SCOPES)
@@ -121,7 +142,7 @@ def test_rising_sun_cards_have_their_text() -> None:
     keys |= {f"rising_sun.effect.{c['effect']}" for c in cards}
     assert sorted(keys - set(english)) == []
     for card in cards:
-        used = set(PLACEHOLDER.findall(english[f"rising_sun.effect.{card['effect']}"]))
+        used = placeholders(english[f"rising_sun.effect.{card['effect']}"])
         assert used <= set(card["params"]), (card["id"], sorted(used - set(card["params"])))
     # the English is the name the engine writes (the log's words are keyed by it)
     assert [c["name"] for c in cards if english[f"rising_sun.card.{c['name']}"] != c["name"]] == []

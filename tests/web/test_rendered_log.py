@@ -14,7 +14,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from sengoku.core import msg, render
+from sengoku.core.messages import placeholders
 from tests.messages_check import KEY_IN_TEXT, LANGUAGES
+from tests.messages_check import raw_catalog as raw
 from tests.server.harness import Server
 
 from .conftest import open_page
@@ -87,4 +90,40 @@ def test_every_language_renders_the_whole_log_in_words(
             english = shown
         else:
             assert shown != english, lang
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_plurals_read_the_same_in_the_browser_as_in_python(
+    server: Server, browser: Browser
+) -> None:
+    """Each catalog's plurals (``{n, plural, one {…} other {…}}``) take the same form in the
+    page's ``t`` (the browser's ``Intl.PluralRules``) as in the engine's ``render``, for 0, 1,
+    2 and 5, in every language: "1 War Province token", "2 War Province tokens"."""
+    page = open_page(browser)
+    page.goto(server.base + "/")
+    checked = 0
+    for lang in LANGUAGES:
+        for scope in ("ui", *MATCHES):
+            catalog = raw(scope, lang)
+            plural = {k: v for k, v in catalog.items() if ", plural," in v}
+            cases = [
+                (key, dict.fromkeys(placeholders(text), n))
+                for key, text in plural.items()
+                for n in (0, 1, 2, 5)
+            ]
+            shown = page.evaluate(
+                """async ([lang, scope, cases]) => {
+                  const i18n = await import('/web/i18n.js');
+                  await i18n.useLanguage(lang, ['ui', scope]);
+                  return cases.map(([key, vars]) => i18n.t(key, vars));
+                }""",
+                [lang, scope, cases],
+            )
+            wanted = [render(msg(key, **args), catalog) for key, args in cases]
+            assert shown == wanted, (lang, scope)
+            checked += len(cases)
+    assert checked >= 4 * 2 * 20  # en and nl have plurals in every scope
+    assert render(
+        msg("rising_sun.log.vp_tokens", c=1, n=2, n2=1), raw("rising_sun", "en")
+    ).endswith("for 1 War Province token")
     assert page.errors == []  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from .match import (
     determinizer,
     new_match,
 )
-from .messages import Items, Message, Term, message_to_json, msg, render
+from .messages import Items, Message, Term, message_from_json, message_to_json, msg, render
 from .options import (
     GameOptions,
     OptionInfo,
@@ -80,6 +80,7 @@ __all__ = [
     "determinizer",
     "fresh_seed",
     "get_game",
+    "message_from_json",
     "message_to_json",
     "msg",
     "new_match",

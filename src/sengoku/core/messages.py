@@ -9,7 +9,13 @@ translation render from the same data, in Python (:func:`render`) and in the bro
 (``web/i18n.js``'s ``say``) alike, by the same steps:
 
 1. look the key up in the catalog; a key the catalog lacks renders as itself;
-2. replace each ``{name}`` by its argument, rendered the same way (a number as digits, a
+2. choose the form of each plural, ``{name, plural, one {# token} other {# tokens}}``
+   (ICU MessageFormat's form, without nesting): the branch ``=N`` for the number N, else its
+   plural category (``one`` for 1 and ``other`` for the rest in English and Dutch, CLDR's
+   rule for whole numbers; Japanese and Chinese have ``other`` alone, so their catalogs use
+   no ``one`` and the browser's ``Intl.PluralRules`` agrees), else ``other``; ``#`` in it
+   stands for the number;
+3. replace each ``{name}`` by its argument, rendered the same way (a number as digits, a
    plain string as it is, a term by its own catalog entry, items joined by the separator's
    entry); a placeholder without an argument stays as it is.
 
@@ -27,6 +33,13 @@ seat without reading its text. :func:`message_to_json` is the wire form (docs/pr
 'Edo, 2'
 >>> sorted(seats_named(line))
 [0]
+>>> catalog["g.log.tokens"] = "{c} takes {n, plural, =0 {no token} one {# token} other {# tokens}}"
+>>> [render(msg("g.log.tokens", c=Term("g.colour.red"), n=n), catalog) for n in (0, 1, 2)]
+['Red takes no token', 'Red takes 1 token', 'Red takes 2 tokens']
+>>> sorted(placeholders(catalog["g.log.tokens"]))
+['c', 'n']
+>>> message_from_json(message_to_json(line)) == line
+True
 """
 
 from __future__ import annotations
@@ -39,6 +52,46 @@ from typing import Any, NamedTuple, Union
 Arg = Union[int, str, "Term", "Message", "Items"]
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_PLURAL = re.compile(r"\{(\w+), plural,")
+_NAMES = re.compile(r"\{(\w+)(?:\}|, plural,)")
+
+
+def placeholders(template: str) -> set[str]:
+    """The argument names a template uses, in placeholders and plurals."""
+    return set(_NAMES.findall(template))
+
+
+def plural_forms(template: str, start: int) -> tuple[dict[str, str], int]:
+    """The branches of the plural whose ``{name, plural,`` ends at ``start``, by selector
+    (``one``, ``other``, ``=0``), and where the plural ends.
+
+    >>> plural_forms("{n, plural, one {# cat} other {# cats}}!", 11)
+    ({'one': '# cat', 'other': '# cats'}, 39)
+    """
+    forms: dict[str, str] = {}
+    at = start
+    while True:
+        opening = template.find("{", at)
+        closing = template.find("}", at)
+        if closing < 0:
+            raise ValueError(f"an unclosed plural in {template!r}")
+        if opening < 0 or closing < opening:  # the plural's own closing brace
+            if template[at:closing].strip():
+                raise ValueError(f"a selector without a form in {template!r}")
+            return forms, closing + 1
+        depth, end = 1, opening + 1
+        while depth:
+            if end == len(template):
+                raise ValueError(f"an unclosed form in {template!r}")
+            depth += {"{": 1, "}": -1}.get(template[end], 0)
+            end += 1
+        forms[template[at:opening].strip()] = template[opening + 1 : end - 1]
+        at = end
+
+
+def _category(n: int) -> str:
+    """CLDR's plural category of a whole number in English and Dutch (see the module)."""
+    return "one" if n == 1 else "other"
 
 
 class Term(NamedTuple):
@@ -79,6 +132,8 @@ def render(value: Arg, catalog: Mapping[str, str]) -> str:
         args = value.args
         if not args:
             return template
+        if ", plural," in template:
+            template = _choose_forms(template, args)
         return _PLACEHOLDER.sub(
             lambda m: render(args[m[1]], catalog) if m[1] in args else m[0], template
         )
@@ -90,6 +145,37 @@ def render(value: Arg, catalog: Mapping[str, str]) -> str:
     if isinstance(value, bool):
         raise TypeError("a message argument is not a bool")
     return str(value)
+
+
+def _choose_forms(template: str, args: Mapping[str, Arg]) -> str:
+    """The template with each plural replaced by the form its number takes (step 2)."""
+    out: list[str] = []
+    at = 0
+    while found := _PLURAL.search(template, at):
+        forms, end = plural_forms(template, found.end())
+        out.append(template[at : found.start()])
+        n = args.get(found[1])
+        if isinstance(n, int) and not isinstance(n, bool):
+            form = forms.get(f"={n}", forms.get(_category(n), forms.get("other", "")))
+            out.append(form.replace("#", str(n)))
+        else:  # no number to choose by: left as it is, as a placeholder without an argument
+            out.append(template[found.start() : end])
+        at = end
+    out.append(template[at:])
+    return "".join(out)
+
+
+def message_from_json(data: Any) -> Arg:
+    """The inverse of :func:`message_to_json`."""
+    if isinstance(data, dict):
+        if "key" in data:
+            return msg(data["key"], **{k: message_from_json(v) for k, v in data["args"].items()})
+        if "t" in data:
+            return Term(data["t"], data.get("seat"))
+        return Items(tuple(message_from_json(v) for v in data["items"]), data["sep"])
+    if isinstance(data, int | str) and not isinstance(data, bool):
+        return data
+    raise ValueError(f"not a message's wire form: {data!r}")
 
 
 def message_to_json(value: Arg) -> Any:

@@ -34,12 +34,53 @@ export async function useLanguage(lang, scopes) {
 
 export const language = () => current;
 
-/** The text of `key` with `{name}` placeholders filled from `vars`; the key itself if unknown. */
+const pluralRules = {};
+/** The plural category of a number in the current language (CLDR's, as Python's render). */
+const category = n => (pluralRules[current] ??= new Intl.PluralRules(current)).select(n);
+
+/** The branches of the plural whose `{name, plural,` ends at `start`, and where it ends. */
+function pluralForms(text, start) {
+  const forms = {};
+  let at = start;
+  for (;;) {
+    const opening = text.indexOf("{", at);
+    const closing = text.indexOf("}", at);
+    if (closing < 0) return [forms, text.length];
+    if (opening < 0 || closing < opening) return [forms, closing + 1];
+    let depth = 1;
+    let end = opening + 1;
+    for (; depth && end < text.length; end++) depth += text[end] === "{" ? 1 : text[end] === "}" ? -1 : 0;
+    forms[text.slice(at, opening).trim()] = text.slice(opening + 1, end - 1);
+    at = end;
+  }
+}
+
+/** The template with each `{n, plural, one {# token} other {# tokens}}` replaced by the form
+ *  its number takes: `=N` for that number, else its plural category, else `other`; `#` is
+ *  the number (sengoku.core.messages, step 2). */
+function chooseForms(text, vars) {
+  const plural = /\{(\w+), plural,/g;
+  let out = "";
+  let at = 0;
+  for (let found; (found = plural.exec(text));) {
+    const [forms, end] = pluralForms(text, plural.lastIndex);
+    out += text.slice(at, found.index);
+    const n = Number(vars[found[1]]);
+    if (found[1] in vars && Number.isInteger(n)) out += (forms[`=${n}`] ?? forms[category(n)] ?? forms.other ?? "").replaceAll("#", String(n));
+    else out += text.slice(found.index, end);
+    at = plural.lastIndex = end;
+  }
+  return out + text.slice(at);
+}
+
+/** The text of `key` with `{name}` placeholders filled from `vars` (and its plurals' forms
+ *  chosen by them); the key itself if unknown. */
 export function t(key, vars = {}) {
   const scope = key.split(".")[0];
-  const text = catalogs[`${scope}.${current}`]?.[key] ?? catalogs[`${scope}.en`]?.[key];
+  let text = catalogs[`${scope}.${current}`]?.[key] ?? catalogs[`${scope}.en`]?.[key];
   if (text === undefined) return key;
   if (Array.isArray(text)) return text;
+  if (text.includes(", plural,")) text = chooseForms(text, vars);
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
