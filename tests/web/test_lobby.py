@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser, Page, Route, expect
 
 import sengoku
-from tests.server.harness import Server
+from tests.server.harness import Person, Server
 from tests.web.conftest import open_page
 
 Shot = Callable[[Page, str], Path]
@@ -199,4 +199,70 @@ def test_rule_options_speak_the_readers_language(server: Server, browser: Browse
         assert "§" not in text and "certainty" not in text, game
         helps = options.locator("small").all_text_contents()  # folded ones too
         assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", h) for h in helps), helps
+    page.context.close()
+
+
+def test_rising_suns_clan_and_deck_options_are_edited_in_the_readers_words(
+    server: Server, browser: Browser, shot: Shot
+) -> None:
+    """rising_sun.md §2 (clans in play), §15.3 (homes and incomes), §15.6 (the Mandate deck):
+    the text options made of the game's names are edited as those names in the reader's
+    language, never as English text: the clans to play as boxes to tick, each clan's home as
+    a choice of provinces, each income and Mandate count as a number. What is set goes into
+    the match as the text the engine reads, and an open table lists it in the reader's words."""
+    words = json.loads(
+        (Path(sengoku.__file__).parent / "web/i18n/rising_sun.ja.json").read_text("utf-8")
+    )
+    page = open_page(browser, locale="ja-JP")
+    page.goto(server.base + "/")
+    page.select_option("#new-game", "rising_sun")
+    page.select_option("#new-players", "3")
+    page.locator("details.options summary").first.click()
+    clans = page.locator("#opt-clan_list input[type=checkbox]")
+    expect(clans).to_have_count(5)
+    assert page.locator("#opt-clan_list").inner_text().split() == [
+        words[f"rising_sun.clan.{c}"] for c in ("Koi", "Lotus", "Turtle", "Dragonfly", "Bonsai")
+    ]
+    for field in ("clan_list", "clan_homes", "clan_incomes", "mandate_deck"):
+        text = page.locator(f"#opt-{field}").inner_text()
+        assert not re.search(r"Koi|Lotus|Bonsai|Edo|Kyushu|Recruit|Betray", text), (field, text)
+    page.locator("#opt-clan_list label", has_text=words["rising_sun.clan.Bonsai"]).click()
+    page.select_option("#opt-clan_homes select[data-key=Koi]", "Kyoto")
+    expect(page.locator("#opt-clan_homes select[data-key=Koi]")).to_contain_text(
+        words["rising_sun.province.Kyoto"]
+    )
+    page.fill("#opt-clan_incomes input[data-key=Lotus]", "8")
+    page.fill("#opt-mandate_deck input[data-key=Betray]", "3")
+    page.locator("#opt-mandate_deck input[data-key=Betray]").blur()
+    shot(page, "rising-sun-options-ja")
+    for seat in (1, 2):
+        page.locator(".seat-kind").nth(seat).select_option("easy")
+    page.click("#create-match")
+    page.wait_for_url(re.compile(r"/play/[\w-]+#token="))
+    match_id = re.search(r"/play/([\w-]+)#", page.url).group(1)  # type: ignore[union-attr]
+    options = server.get(f"/api/matches/{match_id}").json()["options"]
+    assert options["clan_list"] == "Koi, Lotus, Turtle, Dragonfly"
+    assert options["clan_homes"].startswith("Koi: Kyoto, Lotus: Nagato")
+    assert "Lotus: 8" in options["clan_incomes"]
+    assert options["mandate_deck"].endswith("Betray: 3")
+
+    host = Person(server)
+    host.sign_up("Haruki")
+    seats = [{"kind": "human", "mine": True}, {"kind": "open"}, {"kind": "open"}]
+    made = host.post(
+        "/api/matches",
+        json={
+            "game": "rising_sun",
+            "players": 3,
+            "seats": seats,
+            "options": {"clan_list": "Koi, Turtle, Bonsai"},
+        },
+    )
+    assert made.status_code == 201, made.text
+    page.goto(server.base + "/")
+    listed = page.locator(f".table-row[data-table='{made.json()['id']}'] .table-options")
+    ja = ", ".join(words[f"rising_sun.clan.{c}"] for c in ("Koi", "Turtle", "Bonsai"))
+    expect(listed).to_contain_text(ja)
+    assert "Bonsai" not in listed.inner_text()
+    host.close()
     page.context.close()

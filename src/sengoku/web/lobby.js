@@ -3,6 +3,52 @@
 import { api, h, hostStore, seatStore, session } from "./dom.js";
 import { t, tOr, useLanguage, language } from "./i18n.js";
 
+// -- text options made of a game's terms (docs/protocol.md, "Options") -------------------------
+// A game marks such an option in its schema: "x-list" (names to tick, comma-separated) or
+// "x-pairs" ("Name: value" for each name, the value a name or a number). The form shows the
+// names in the reader's language, and sends the text the engine reads.
+
+/** A name in the reader's language (its term), or as it is. */
+const termText = (spec, name) => (spec.terms ? tOr(`${spec.terms}.${name}`, name) : name);
+const listOf = text => String(text ?? "").split(",").map(x => x.trim()).filter(Boolean);
+const pairsOf = text => new Map(listOf(text).map(part => part.split(":").map(x => x.trim())).filter(pair => pair.length === 2));
+
+/** The names to tick, in the value's order, then the others. */
+function termList(id, spec, value, set) {
+  const chosen = listOf(value);
+  const order = [...chosen.filter(n => spec.names.includes(n)), ...spec.names.filter(n => !chosen.includes(n))];
+  const box = h("fieldset", { id, class: "terms", "aria-labelledby": `${id}-label` });
+  const send = () => set([...box.querySelectorAll("input:checked")].map(input => input.value).join(", "));
+  box.append(...order.map(name => h("label", {}, h("input", { type: "checkbox", value: name, checked: chosen.includes(name), onchange: send }), termText(spec, name))));
+  return box;
+}
+
+/** A value for each name: a choice of names or a number. */
+function termPairs(id, spec, value, set) {
+  const values = pairsOf(value);
+  const box = h("fieldset", { id, class: "terms pairs", "aria-labelledby": `${id}-label` });
+  const send = () => set([...box.querySelectorAll("[data-key]")].map(field => `${field.dataset.key}: ${field.value}`).join(", "));
+  const field = (key, label) => {
+    const current = values.get(key) ?? "";
+    const attrs = { "data-key": key, "aria-label": label, onchange: send };
+    if (spec.values.names) return h("select", attrs, ...spec.values.names.map(name => h("option", { value: name, selected: name === current }, termText(spec.values, name))));
+    return h("input", { ...attrs, type: "number", min: spec.values.minimum, max: spec.values.maximum, value: current });
+  };
+  box.append(...spec.keys.names.map(key => {
+    const label = termText(spec.keys, key);
+    return h("label", {}, h("span", {}, label), field(key, label));
+  }));
+  return box;
+}
+
+/** An option's text value in the reader's language, where its schema names its terms. */
+function termsText(schema, value) {
+  if (schema["x-list"]) return listOf(value).map(name => termText(schema["x-list"], name)).join(", ");
+  const spec = schema["x-pairs"];
+  if (!spec) return String(value);
+  return [...pairsOf(value)].map(([key, v]) => `${termText(spec.keys, key)}: ${spec.values.names ? termText(spec.values, v) : v}`).join(", ");
+}
+
 /** The bot levels the server offers (docs/ai.md). */
 export const BOT_LEVELS = ["easy", "normal", "hard", "heuristic", "random"];
 const gameModules = {};
@@ -113,7 +159,12 @@ export function lobbyPage(root) {
       const help = tOr(`${game.name}.option.${option.name}.help`, option.description);
       const schema = option.schema || {};
       let input;
-      if (schema.enum) {
+      const set = text => { form.options[option.name] = text; };
+      if (schema["x-list"]) {
+        input = termList(id, schema["x-list"], value, set);
+      } else if (schema["x-pairs"]) {
+        input = termPairs(id, schema["x-pairs"], value, set);
+      } else if (schema.enum) {
         input = h("select", { id, onchange: e => { form.options[option.name] = e.target.value; } },
           ...schema.enum.map(v => h("option", { value: v, selected: v === value }, tOr(`${game.name}.option.${option.name}.${v}`, String(v).replaceAll("_", " ")))));
       } else if (schema.type === "boolean") {
@@ -125,7 +176,8 @@ export function lobbyPage(root) {
       }
       // the help in the reader's language under the field; the rules reference's own words
       // (sections, certainties) stay in `sengoku games --details` and the game's docs
-      return h("div", { class: "option" }, h("label", { for: id }, label), input, h("small", {}, help));
+      const caption = input.tagName === "FIELDSET" ? h("span", { class: "label", id: `${id}-label` }, label) : h("label", { for: id }, label);
+      return h("div", { class: "option" }, caption, input, h("small", {}, help));
     };
     const main = game.options.filter(o => featured.includes(o.name));
     const rest = game.options.filter(o => !featured.includes(o.name));
@@ -217,7 +269,8 @@ export function lobbyPage(root) {
     if (!game) return "";
     const value = (option, v) => {
       if (typeof v === "boolean") return t(v ? "ui.tables.on" : "ui.tables.off");
-      return option.schema?.enum ? tOr(`${game.name}.option.${option.name}.${v}`, String(v).replaceAll("_", " ")) : String(v);
+      if (option.schema?.enum) return tOr(`${game.name}.option.${option.name}.${v}`, String(v).replaceAll("_", " "));
+      return termsText(option.schema || {}, v);
     };
     const changed = game.options.filter(o => o.name in table.options && JSON.stringify(table.options[o.name]) !== JSON.stringify(o.default));
     if (!changed.length) return t("ui.tables.standard_rules");

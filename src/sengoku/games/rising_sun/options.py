@@ -59,6 +59,24 @@ _CLANS = ", ".join(c.name for c in _D.clans)
 _HOMES = _pairs({c.name: c.home for c in _D.clans})
 _INCOMES = _pairs({c.name: c.income for c in _D.clans})
 _DECK = _pairs(dict(_D.game.mandates.deck))
+_CLAN_NAMES = [c.name for c in _D.clans]
+# How a form shows a text option made of game terms (docs/protocol.md, "Options"): a list of
+# names to tick, or a value (a name, or a number) for each name; in the reader's language.
+_CLAN_TERMS = {"names": _CLAN_NAMES, "terms": "rising_sun.clan"}
+_LIST_OF_CLANS = {"x-list": _CLAN_TERMS}
+_HOME_OF_EACH_CLAN = {
+    "x-pairs": {
+        "keys": _CLAN_TERMS,
+        "values": {"names": list(_D.province_names), "terms": "rising_sun.province"},
+    }
+}
+_INCOME_OF_EACH_CLAN = {"x-pairs": {"keys": _CLAN_TERMS, "values": {"minimum": 0, "maximum": 30}}}
+_COUNT_OF_EACH_MANDATE = {
+    "x-pairs": {
+        "keys": {"names": list(_D.game.mandates.names), "terms": "rising_sun.mandate"},
+        "values": {"minimum": 0, "maximum": 10},
+    }
+}
 
 
 class RisingSunOptions(GameOptions, frozen=True):
@@ -93,7 +111,8 @@ class RisingSunOptions(GameOptions, frozen=True):
         str,
         Meta(
             description="The clans to play with, in order, comma-separated (rules §2, the five "
-            "base clans, H)."
+            "base clans, H).",
+            extra_json_schema=_LIST_OF_CLANS,
         ),
     ] = _CLANS
     clan_homes: Annotated[
@@ -101,21 +120,24 @@ class RisingSunOptions(GameOptions, frozen=True):
         Meta(
             description="Each clan's Home Province as 'Clan: Province' pairs (rules §15.3, "
             "§16.2.2: Koi Edo M/H, Lotus Nagato M, the others L/M); change it for a corrected "
-            "printing."
+            "printing.",
+            extra_json_schema=_HOME_OF_EACH_CLAN,
         ),
     ] = _HOMES
     clan_incomes: Annotated[
         str,
         Meta(
             description="Each clan's Seasonal Income in Coins as 'Clan: Coins' pairs (rules §15.3, "
-            "§16.2.2: L/M, from SA's corrected data); change it for a corrected printing."
+            "§16.2.2: L/M, from SA's corrected data); change it for a corrected printing.",
+            extra_json_schema=_INCOME_OF_EACH_CLAN,
         ),
     ] = _INCOMES
     mandate_deck: Annotated[
         str,
         Meta(
             description="The Political Mandate tiles as 'Mandate: count' pairs, at least 10 in "
-            "all (rules §1, §15.6: 2 of each, M)."
+            "all (rules §1, §15.6: 2 of each, M).",
+            extra_json_schema=_COUNT_OF_EACH_MANDATE,
         ),
     ] = _DECK
     carry_over_cards: Annotated[
