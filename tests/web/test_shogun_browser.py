@@ -175,9 +175,10 @@ def test_shogun_against_three_bots_through_the_first_winter(
     assert len(labels) == 45
     for i, label in enumerate(labels):
         owner = colours[view["owner"][i]] if view["owner"][i] >= 0 else "neutral"
-        parts = [f"{owner}, {view['armies'][i]} armies"]
+        armies, markers = view["armies"][i], view["markers"][i]  # in English's plural forms
+        parts = [f"{owner}, {armies} {'army' if armies == 1 else 'armies'}"]
         parts += [name for bit, name in buildings if view["buildings"][i] & bit]
-        parts += [f"{view['markers'][i]} revolt markers"] if view["markers"][i] else []
+        parts += [f"{markers} revolt marker{'' if markers == 1 else 's'}"] if markers else []
         assert label.split(": ", 1)[1] == ", ".join(parts), (i, label)
 
 
