@@ -192,38 +192,39 @@ function pickedMove(st, key) {
   return (st.ui.pick && st.choices.get(st.ui.pick)?.find(a => a.name === "Move" && a.args.dst === p)) || null;
 }
 
-/** What a click on a place does now, or null when it does nothing: with a figure picked, the
- *  move to the province clicked (on its land or on a figure in it); a figure that can move
- *  gets picked; one choice is taken; several open their menu. */
+/** What a click on a place does now, or null when it does nothing: ``take`` one choice at
+ *  once (with a figure picked, its move to the province clicked, on its land or on a figure
+ *  in it; else a place's only choice), ``pick`` a figure that can move, or open the ``menu``
+ *  of several choices; ``go`` does it. */
 function mapClick(st, key) {
   const move = pickedMove(st, key);
-  if (move) return () => { st.ui.pick = null; return st.act(move); };
+  if (move) return { kind: "take", action: move, go: () => { st.ui.pick = null; return st.act(move); } };
   const actions = st.choices.get(key);
   if (!actions) return null;
-  if (key.startsWith("f") && actions.every(a => a.name === "Move")) return () => { st.ui.pick = st.ui.pick === key ? null : key; st.ui.menu = null; st.redraw(key); };
-  if (actions.length === 1) return () => st.act(actions[0]);
-  return () => { st.ui.menu = st.ui.menu === key ? null : key; st.ui.pick = null; st.redraw(key); };
+  if (key.startsWith("f") && actions.every(a => a.name === "Move")) return { kind: "pick", go: () => { st.ui.pick = st.ui.pick === key ? null : key; st.ui.menu = null; st.redraw(key); } };
+  if (actions.length === 1) return { kind: "take", action: actions[0], go: () => st.act(actions[0]) };
+  return { kind: "menu", go: () => { st.ui.menu = st.ui.menu === key ? null : key; st.ui.pick = null; st.redraw(key); } };
 }
 
 /** The attributes that make a place on the map a control: focus, a role and a name, the
- *  click, Enter and Space; for a tutorial, the moves it makes or leads to. */
+ *  click, Enter and Space; for a tutorial, the move it makes (``data-notation``) or the
+ *  moves it leads to (``data-leads``: not while its menu is open or it is picked, when a
+ *  click undoes that). */
 function mapControl(st, key, label) {
-  const go = mapClick(st, key);
-  if (!go) return {};
-  const actions = st.choices.get(key) ?? [];
-  const only = pickedMove(st, key) ?? (actions.length === 1 && !key.startsWith("f") ? actions[0] : null);
+  const click = mapClick(st, key);
+  if (!click) return {};
   const run = event => {
     event.stopPropagation();
     if (document.querySelector(".rs-controls .rs-act[disabled]")) return; // a choice is on its way
-    Promise.resolve(go()).catch(() => {});
+    Promise.resolve(click.go()).catch(() => {});
   };
+  const undoes = st.ui.menu === key || st.ui.pick === key;
   return {
     tabindex: 0, role: "button", "aria-label": label, "data-map": key,
-    "aria-expanded": only || st.ui.pick === key ? null : String(st.ui.menu === key),
-    "aria-pressed": key.startsWith("f") && !only ? String(st.ui.pick === key) : null,
-    "data-notation": only?.notation ?? null,
-    // a step towards these moves; not while its menu is open or it is picked (a click then undoes)
-    "data-leads": only || st.ui.menu === key || st.ui.pick === key ? null : actions.map(a => a.notation).join("\n"),
+    "aria-expanded": click.kind === "menu" ? String(st.ui.menu === key) : null,
+    "aria-pressed": click.kind === "pick" ? String(st.ui.pick === key) : null,
+    "data-notation": click.action?.notation ?? null,
+    "data-leads": click.kind === "take" || undoes ? null : st.choices.get(key).map(a => a.notation).join("\n"),
     onclick: run,
     onkeydown: event => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); run(event); } },
   };
