@@ -946,6 +946,14 @@ def serve(
             min=0, help="Finished matches nobody watches kept in memory, the latest asked for."
         ),
     ] = 256,
+    abandon_idle_days: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Days without a move after which a running match is abandoned: it leaves the "
+            "lobby's running list and takes no more moves (0: never).",
+        ),
+    ] = 14.0,
     open_tables_per_player: Annotated[
         int,
         typer.Option(min=1, help="Open tables (not started yet) one account may host at once."),
@@ -1013,6 +1021,7 @@ def serve(
         connections_per_address=connections_per_address,
         idle_seconds=idle_seconds,
         finished_cache=finished_cache,
+        abandon_idle_days=abandon_idle_days,
         open_tables_per_player=open_tables_per_player,
         sign_ins_per_minute=sign_ins_per_minute,
         sign_ups_per_hour=sign_ups_per_hour,

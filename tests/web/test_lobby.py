@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 import sengoku
 from tests.server.harness import Person, Server
-from tests.web.conftest import open_page
+from tests.web.conftest import DESKTOP, PHONE, check_no_overflow, open_page
 
 Shot = Callable[[Page, str], Path]
 
@@ -157,6 +157,64 @@ def test_the_host_hands_a_seat_to_a_bot_and_to_someone_new(
     other.goto(link.input_value())
     expect(other.locator(".status .who")).to_contain_text("Blue")
     other.close()
+
+
+def both_widths(page: Page, shot: Shot, name: str) -> None:
+    """Screenshots at desktop and at phone width; nothing scrolls sideways on the phone."""
+    shot(page, name)
+    page.set_viewport_size(PHONE)
+    check_no_overflow(page)
+    shot(page, f"{name}-phone")
+    page.set_viewport_size(DESKTOP)
+
+
+def test_the_host_abandons_a_match_from_the_lobby_and_its_page(
+    server: Server, page: Page, shot: Shot
+) -> None:
+    """The browser that created a match lists it with Abandon among the running ones (after
+    asking); the match leaves the running list, is listed as abandoned among all, and its page
+    says it takes no more moves. Another match is abandoned from its page's host panel.
+    Nobody else gets the button."""
+    made = []
+    for _ in range(2):
+        page.goto(server.base + "/")
+        page.select_option("#new-game", "shitenno")
+        page.select_option("#new-players", "3")
+        page.click("#create-match")  # one person and bots: straight to the board
+        page.wait_for_url(re.compile(r"/play/[\w-]+#token="))
+        made.append(page.url.split("/play/", 1)[1].split("#", 1)[0])
+    first, second = made
+    page.goto(server.base + "/")
+    row = page.locator("tr", has=page.locator(f'a.watch[href="/play/{first}"]'))
+    expect(row.locator("button.abandon")).to_have_text("Abandon")
+    both_widths(page, shot, "lobby-abandon")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    row.locator("button.abandon").click()
+    expect(page.locator(f'a.watch[href="/play/{first}"]')).to_have_count(0)
+    assert asked == ["Abandon this match for good? It ends without a winner."]
+    page.get_by_role("tab", name="All").click()
+    row = page.locator("tr", has=page.locator(f'a[href="/play/{first}"]'))
+    expect(row.locator("td").nth(2)).to_have_text("abandoned")
+    expect(row.locator("button.abandon")).to_have_count(0)
+    page.goto(f"{server.base}/play/{first}")
+    expect(page.locator(".status")).to_contain_text("This match was abandoned")
+
+    page.goto(f"{server.base}/play/{second}")
+    host = page.locator("details.host")
+    host.locator("summary").click()
+    both_widths(page, shot, "host-abandon")
+    page.once("dialog", lambda dialog: dialog.accept())
+    host.locator("button.host-abandon").click()
+    expect(page.locator(".status")).to_contain_text("This match was abandoned")
+    expect(host).to_be_hidden()
+    both_widths(page, shot, "abandoned")
+    assert httpx.get(f"{server.base}/api/matches/{second}").json()["status"] == "abandoned"
+
+    third = server.create("shitenno", 3, ["human"] * 3)["id"]  # not this browser's
+    page.goto(server.base + "/")
+    expect(page.locator(f'a.watch[href="/play/{third}"]')).to_be_visible()
+    expect(page.locator("button.abandon")).to_have_count(0)
 
 
 def test_a_seat_name_typed_while_the_lobby_redraws_is_kept(server: Server, page: Page) -> None:

@@ -79,6 +79,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         if rated:
             log.info("rated %d matches that ended before the last stop", rated)
         reloaded = await hub.load_running()
+        hub.expire_idle(settings.abandon_idle_days)
         log.info("sengoku %s: %d unfinished matches going on", sengoku.__version__, reloaded)
         svc.reviews.start()
         try:

@@ -38,6 +38,7 @@ __all__ = [
     "bearer",
     "check_level",
     "describe_game",
+    "is_host",
     "live_match",
     "need_player",
     "same_origin",
@@ -175,6 +176,14 @@ def seat_of(live: LiveMatch, token: str) -> int | None:
         if seat.token_digest is not None and secrets.compare_digest(seat.token_digest, wanted):
             return seat.seat
     return None
+
+
+def is_host(match: StoredMatch, player: SignedIn | None, token: str) -> bool:
+    """Whether the caller hosts ``match``: signed in as the account that opened it, or with
+    its host token (``Bearer``)."""
+    if player is not None and player.account.id == match.host_account:
+        return True
+    return bool(token) and secrets.compare_digest(digest(token), match.host_digest)
 
 
 def bearer(authorization: str | None) -> str:

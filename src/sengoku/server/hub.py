@@ -28,6 +28,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -112,6 +113,7 @@ class Hub:
         self.finished: OrderedDict[str, LiveMatch] = OrderedDict()  # not served, oldest first
         self._loads: dict[str, asyncio.Task[LiveMatch | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._expirer: asyncio.Task[None] | None = None
         self.closing = False
 
     # -- loading -------------------------------------------------------------------------
@@ -146,7 +148,7 @@ class Hub:
             match = await run_in_threadpool(replay_stored, stored, actions)
             chat = await run_in_threadpool(self._stored_chat, match_id)
             live = LiveMatch(stored, match, chat=chat)
-            if match.outcome() is not None:
+            if live.over:
                 self._keep(live)
                 return live
             self._go_live(live)
@@ -285,7 +287,11 @@ class Hub:
                         await run_in_threadpool(live.refresh_hints, hinted, seat, before)
                     self._after_change(live, seat)
                     return notation
-                await self._catch_up(live)  # another process stored an action first
+                # Another process stored an action first, or abandoned the match.
+                if (fresh := await run_in_threadpool(self._refresh, live.id)).status == "abandoned":
+                    self._abandoned(live, fresh)
+                    _check_actor(live, seat, by_bot, conn, clock)
+                await self._catch_up(live)
             raise StaleActionError("the match is too busy; try again")
 
     async def undo(self, live: LiveMatch, seat: int, conn: Connection | None = None) -> str:
@@ -453,6 +459,54 @@ class Hub:
             self._seats_changed(live, await run_in_threadpool(self._refresh, live.id))
         return token
 
+    # -- abandoning -----------------------------------------------------------------------
+
+    async def abandon(self, live: LiveMatch) -> bool:
+        """End a running match without an outcome (its host gave it up): stored first, then
+        its bots and turn clock stop and every connection gets an update that says so, with
+        no choices. ``False``, changing nothing, if it was not running any more."""
+        async with live.lock:
+            if not await run_in_threadpool(self.store.abandon, live.id):
+                return False
+            self._abandoned(live, await run_in_threadpool(self._refresh, live.id))
+        return True
+
+    async def abandon_idle(self, days: float, now: datetime | None = None) -> list[str]:
+        """Abandon every running match nobody has moved in for ``days`` (as seen at ``now``);
+        those this process serves stop as with :meth:`abandon`. Returns their ids."""
+        before = (now or datetime.now(UTC)) - timedelta(days=days)
+        gone = await run_in_threadpool(self.store.abandon_idle, before)
+        for match_id in gone:
+            await self.on_notify(match_id)
+        return gone
+
+    async def _expire(self, days: float) -> None:
+        """Every hour (or sooner for a short ``days``), abandon the idle matches."""
+        while not self.closing:
+            try:
+                if gone := await self.abandon_idle(days):
+                    log.info("%d matches idle for %g days were abandoned", len(gone), days)
+            except Exception:
+                log.exception("abandoning idle matches failed")
+            await asyncio.sleep(min(3600.0, days * 86400 / 4))
+
+    def expire_idle(self, days: float) -> None:
+        """Start abandoning the matches nobody moves in for ``days`` (0: never), now and
+        every hour; :meth:`close` stops it."""
+        if days > 0 and self._expirer is None:
+            self._expirer = asyncio.create_task(self._expire(days))
+
+    def _abandoned(self, live: LiveMatch, stored: StoredMatch) -> None:
+        """The match was abandoned (here or by another process): stop its bots and clock,
+        tell its connections; nobody watching, it leaves ``live``."""
+        live.stored = stored
+        for task in list(live.tasks):
+            if task is not asyncio.current_task():
+                task.cancel()
+        live.thinking.clear()
+        live.waiting_since.clear()
+        self._after_change(live, None)
+
     async def on_notify(self, match_id: str) -> None:
         """Another process changed the match: catch up and tell our connections."""
         live = self.live.get(match_id) or self.finished.get(match_id)
@@ -461,6 +515,9 @@ class Hub:
         live.touched = time.monotonic()
         async with live.lock:
             stored = await run_in_threadpool(self._refresh, live.id)
+            if stored.status == "abandoned" and not live.abandoned:
+                self._abandoned(live, stored)
+                return
             rematch = stored.rematch != live.stored.rematch
             if stored.seats != live.stored.seats:
                 self._seats_changed(live, stored)
@@ -517,7 +574,7 @@ class Hub:
         live.touched = time.monotonic()
         await conn.close()
         self._presence(live)
-        if not live.connections and live.match.outcome() is not None:
+        if not live.connections and live.over:
             self._evict(live)
 
     def _evict(self, live: LiveMatch) -> None:
@@ -528,7 +585,7 @@ class Hub:
         for task in list(live.tasks):
             if task is not asyncio.current_task():
                 task.cancel()
-        if live.match.outcome() is not None:
+        if live.over:
             self._keep(live)
 
     def _keep(self, live: LiveMatch) -> None:
@@ -713,7 +770,7 @@ class Hub:
         self._after_change(live, None)
 
     def _after_change(self, live: LiveMatch, actor: int | None, reset: bool = False) -> None:
-        to_act = set(live.match.to_act())
+        to_act = set() if live.abandoned else set(live.match.to_act())
         position = live.position()
         for seat in range(live.match.players):
             legal = position.actions(seat)
@@ -726,7 +783,7 @@ class Hub:
         for conn in list(live.connections):
             if not conn.push(live.message(conn, "update", reset=reset, shared=shared)):
                 live.connections.discard(conn)
-        if live.match.outcome() is not None and not live.connections:
+        if live.over and not live.connections:
             self._evict(live)
             return
         self._start_bots(live)
@@ -751,7 +808,7 @@ class Hub:
                 live.connections.discard(conn)
 
     def _start_bot_tasks(self, live: LiveMatch, seats: set[int] | None, level: str | None) -> None:
-        if self.closing or live.match.outcome() is not None or self.live.get(live.id) is not live:
+        if self.closing or live.over or self.live.get(live.id) is not live:
             return
         for seat in live.match.to_act():
             info = live.seats[seat]
@@ -848,7 +905,7 @@ class Hub:
         limit = live.stored.turn_clock
         if not limit:
             return
-        while live.match.outcome() is None and not self.closing:
+        while not live.over and not self.closing:
             try:
                 await self._clock_tick(live, limit)
             except Exception:
@@ -876,7 +933,8 @@ class Hub:
         self.pool.shutdown(wait=False, cancel_futures=True)
         lives = list(self.live.values())
         tasks = [t for live in lives for t in live.tasks]
-        tasks += [*self._loads.values(), *([self._sweeper] if self._sweeper else [])]
+        tasks += [*self._loads.values()]
+        tasks += [task for task in (self._sweeper, self._expirer) if task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -901,6 +959,8 @@ def _restart_clocks(live: LiveMatch, actor: int | None, to_act: set[int]) -> Non
 def _check_actor(
     live: LiveMatch, seat: int, by_bot: bool, conn: Connection | None, clock: bool
 ) -> None:
+    if live.abandoned:
+        raise SeatError("match_abandoned", "this match was abandoned; it takes no more moves")
     info = live.seats[seat]
     if conn is not None and (conn.revoked or not conn.holds(info)):
         raise SeatError("seat_reassigned", "this seat was given to someone else")

@@ -193,6 +193,17 @@ class LiveMatch:
         """The seats as stored."""
         return self.stored.seats
 
+    @property
+    def abandoned(self) -> bool:
+        """Whether the match ended without an outcome: its host gave it up, or nobody moved
+        in it for the server's ``abandon_idle_days``."""
+        return self.stored.status == "abandoned"
+
+    @property
+    def over(self) -> bool:
+        """Whether the match takes no more actions: finished, or abandoned."""
+        return self.abandoned or self.match.outcome() is not None
+
     def presence(self) -> dict[str, Any]:
         """Who is connected to this process: each seat, and the number of spectators."""
         seats = {c.seat for c in self.connections if c.seat is not None}
@@ -248,7 +259,7 @@ class LiveMatch:
                 "view": None,
                 "log": position.log(seat, conn.log_pos),
                 "log_length": self.match.log_length,
-                "legal": position.legal(seat),
+                "legal": [] if self.abandoned else position.legal(seat),
                 "seats": [s.public() for s in self.seats],
                 "presence": self.presence(),
                 "outcome": outcome.to_json() if outcome else None,
@@ -264,6 +275,8 @@ class LiveMatch:
                 message["view"] = position.text(seat)
             if reset:
                 message["reset"] = True
+            if self.abandoned:
+                message["abandoned"] = True
             if hint is not None:
                 message["undo"] = hint
             text = _encode.encode(message).decode()
@@ -330,7 +343,7 @@ class LiveMatch:
         if point is not None and point.checked_at == number:
             return
         human = self.seats[seat].kind == "human"
-        if not self.stored.allow_undo or not human or m.outcome() is not None:
+        if not self.stored.allow_undo or not human or self.over:
             self.undo_points.pop(seat, None)
             return
         history = m.history

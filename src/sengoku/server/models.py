@@ -49,7 +49,8 @@ class MatchRow(Base):
     players: Mapped[int] = mapped_column(Integer)
     options: Mapped[str] = mapped_column(Text)  # JSON object
     seed: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # open | running | finished
+    # open | running | finished | abandoned (ended without an outcome)
+    status: Mapped[str] = mapped_column(String(16), index=True)
     length: Mapped[int] = mapped_column(Integer, default=0)  # accepted actions so far
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON, once finished
     turn_clock: Mapped[float | None] = mapped_column(Float, nullable=True)  # seconds

@@ -53,6 +53,9 @@ class ServerSettings:
             running leaves memory after this long (0: never); the next request replays it.
         finished_cache: how many finished matches nobody watches stay in memory (the most
             recently asked for), so their records and replays need no replay from the database.
+        abandon_idle_days: a running match nobody moved in for this many days is abandoned
+            (``status = "abandoned"``: out of the lobby's running list, no more moves, no
+            outcome, no rating); 0: never. Its host may abandon an unrated one at any time.
         open_tables_per_player: how many open tables (not started yet) one account may host
             at once, so the lobby's list cannot be flooded.
         sign_ins_per_minute: sign-in attempts one address may make a minute.
@@ -85,6 +88,7 @@ class ServerSettings:
     trusted_proxies: tuple[str, ...] = ()
     idle_seconds: float = 600.0
     finished_cache: int = 256
+    abandon_idle_days: float = 14.0
     open_tables_per_player: int = 3
     sign_ins_per_minute: int = 10
     failed_sign_ins: int = 5

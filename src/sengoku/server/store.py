@@ -16,7 +16,7 @@ import secrets
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -307,14 +307,14 @@ class Store:
         tables: bool = False,
     ) -> list[StoredMatch]:
         """Matches, newest first; ``status`` is ``open`` (the tables), ``running``,
-        ``finished`` or ``None`` (running and finished, and open tables too with
+        ``finished``, ``abandoned`` or ``None`` (all but the open tables, and those too with
         ``tables``); ``account``: only those in which that account holds a seat."""
         with self.reading() as session:
             query = select(MatchRow).order_by(MatchRow.updated_at.desc()).limit(limit)
             if status is not None:
                 query = query.where(MatchRow.status == status)
             elif not tables:
-                query = query.where(MatchRow.status.in_(("running", "finished")))
+                query = query.where(MatchRow.status != "open")
             if account is not None:
                 seated = select(SeatRow.match_id).where(SeatRow.account_id == account)
                 query = query.where(MatchRow.id.in_(seated))
@@ -454,6 +454,47 @@ class Store:
             if self.is_postgres:
                 self.notify(session, match_id)
         return True
+
+    def abandon(self, match_id: str) -> bool:
+        """End a running match without an outcome (``status = "abandoned"``): its host gave
+        it up. ``False``, writing nothing, if it is not running (finished meanwhile, or
+        abandoned already). Claims of later actions fail from then on (:func:`_claim`)."""
+        with self.writing() as session:
+            done = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.status == "running")
+                .values(status="abandoned", updated_at=utcnow())
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            self.notify(session, match_id)
+            return True
+
+    def abandon_idle(self, before: datetime) -> list[str]:
+        """Abandon every running match without a move (or other change) since ``before``;
+        returns their ids. Each is one guarded statement, so a match that moved meanwhile
+        stays running."""
+        with self.reading() as session:
+            query = select(MatchRow.id).where(
+                MatchRow.status == "running", MatchRow.updated_at < before
+            )
+            idle = session.scalars(query).all()
+        gone = []
+        for match_id in idle:
+            with self.writing() as session:
+                done = session.execute(
+                    update(MatchRow)
+                    .where(
+                        MatchRow.id == match_id,
+                        MatchRow.status == "running",
+                        MatchRow.updated_at < before,
+                    )
+                    .values(status="abandoned", updated_at=utcnow())
+                )
+                if done.rowcount == 1:  # type: ignore[attr-defined]
+                    self.notify(session, match_id)
+                    gone.append(match_id)
+        return gone
 
     def progress(self, match_id: str) -> tuple[int, int]:
         """How many actions the match has stored, and how many it has taken back."""
@@ -751,7 +792,11 @@ def _claim(finishing: bool, guard_undos: bool) -> Any:
     ``:n`` to ``:n1``, at ``:now``; finishing it with the outcome ``:o``), only if it is
     still the next one (and the match has taken back ``:u`` actions). Built once: the
     statement is the same for every action."""
-    where = [MatchRow.id == bindparam("m"), MatchRow.length == bindparam("n")]
+    where = [
+        MatchRow.id == bindparam("m"),
+        MatchRow.length == bindparam("n"),
+        MatchRow.status == "running",  # not abandoned meanwhile
+    ]
     if guard_undos:
         where.append(MatchRow.undos == bindparam("u"))
     values: dict[str, Any] = {"length": bindparam("n1"), "updated_at": bindparam("now")}

@@ -340,9 +340,10 @@ export function lobbyPage(root) {
   async function myMatchesCard() {
     const mine = await api("/api/account/matches?limit=20");
     const rows = mine.map(m => {
-      const state = m.status === "open" ? t("ui.mine.table") : m.status === "finished" ? t("ui.lobby.finished")
+      const over = m.status === "finished" || m.status === "abandoned";
+      const state = m.status === "open" ? t("ui.mine.table") : over ? statusText(m)
         : m.your_turn ? t("ui.mine.your_turn") : t("ui.lobby.running");
-      const links = [h("a", { class: "open-mine", href: `/play/${m.id}` }, m.status === "finished" ? t("ui.lobby.view") : t("ui.mine.open"))];
+      const links = [h("a", { class: "open-mine", href: `/play/${m.id}` }, over ? t("ui.lobby.view") : t("ui.mine.open"))];
       if (m.status === "finished") links.push(" · ", h("a", { class: "replay", href: `/replay/${m.id}` }, t("ui.lobby.replay")));
       return h("tr", { "data-match": m.id, class: m.your_turn ? "your-turn" : null },
         h("td", {}, tOr(`${m.game}.title`, m.game)),
@@ -393,10 +394,13 @@ export function lobbyPage(root) {
     const rows = matches.map(m => {
       const tokens = mine[m.id] || {};
       const links = [];
+      const running = m.status === "running";
       for (const [seat, token] of Object.entries(tokens)) {
-        if (m.status !== "finished") links.push(h("a", { class: "resume", href: `/play/${m.id}#token=${token}` }, t("ui.lobby.resume", { n: Number(seat) + 1 })));
+        if (running) links.push(h("a", { class: "resume", href: `/play/${m.id}#token=${token}` }, t("ui.lobby.resume", { n: Number(seat) + 1 })));
       }
-      links.push(h("a", { class: "watch", href: `/play/${m.id}` }, m.status === "finished" ? t("ui.lobby.view") : t("ui.lobby.watch")));
+      links.push(h("a", { class: "watch", href: `/play/${m.id}` }, running ? t("ui.lobby.watch") : t("ui.lobby.view")));
+      const hostKey = hostStore.all()[m.id];
+      if (running && hostKey && !m.rated) links.push(h("button", { type: "button", class: "ghost small danger abandon", onclick: () => abandonMatch(m, hostKey) }, t("ui.lobby.abandon")));
       if (m.status === "finished") {
         links.push(h("a", { class: "replay", href: `/replay/${m.id}` }, t("ui.lobby.replay")));
         links.push(h("a", { class: "record", href: "#", onclick: e => { e.preventDefault(); downloadRecord(m); } }, t("ui.lobby.record")));
@@ -405,7 +409,7 @@ export function lobbyPage(root) {
       const when = new Date(m.updated_at).toLocaleString(language());
       return h("tr", {},
         h("td", {}, tOr(`${m.game}.title`, m.game)), h("td", {}, seats),
-        h("td", {}, m.status === "finished" ? t("ui.lobby.finished") : t("ui.lobby.running")),
+        h("td", {}, statusText(m)),
         h("td", { class: "num" }, String(m.actions)), h("td", {}, when),
         h("td", { class: "links" }, ...links.flatMap((link, i) => (i ? [" · ", link] : [link]))));
     });
@@ -413,7 +417,25 @@ export function lobbyPage(root) {
       h("div", { class: "row" }, h("h2", {}, t("ui.lobby.matches")), tabs,
         h("button", { type: "button", class: "ghost small", onclick: () => render() }, t("ui.lobby.refresh"))),
       rows.length ? h("table", {}, h("thead", {}, h("tr", {}, ...["game", "seats", "status", "actions", "updated", ""].map(c => h("th", {}, c ? t(`ui.lobby.col.${c}`) : "")))), h("tbody", {}, ...rows))
-        : h("p", {}, t("ui.lobby.none")));
+        : h("p", {}, t("ui.lobby.none")),
+      h("p", { class: "error", role: "alert", id: "matches-error" }));
+  }
+
+  /** A match's state in the reader's words: running, finished or abandoned. */
+  function statusText(m) {
+    return t(`ui.lobby.${m.status === "finished" || m.status === "abandoned" ? m.status : "running"}`);
+  }
+
+  /** The host gives up a running match that will not go on (docs/protocol.md). */
+  async function abandonMatch(m, key) {
+    if (!confirm(t("ui.host.abandon_confirm"))) return;
+    try {
+      await api(`/api/matches/${m.id}/abandon`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+      render();
+    } catch (error) {
+      const message = document.getElementById("matches-error");
+      if (message) message.textContent = error.message;
+    }
   }
 
   async function downloadRecord(m) {

@@ -272,6 +272,9 @@ export function matchPage(root, matchId, replay, learn = null) {
     if (learn) {
       ui.status.textContent = [lesson.status(), m.outcome ? t("ui.play.over", { winners: m.outcome.winners.map(seatName).join(", ") }) : phase].filter(Boolean).join(" — ");
       ui.status.classList.add("mine");
+    } else if (m.abandoned) {
+      ui.status.textContent = t("ui.play.abandoned");
+      ui.status.classList.add("over");
     } else if (m.outcome) {
       const winners = m.outcome.winners.map(seatName).join(", ");
       ui.status.textContent = t("ui.play.over", { winners });
@@ -458,7 +461,7 @@ export function matchPage(root, matchId, replay, learn = null) {
   let newLinks = {};
   function drawHost() {
     const key = hostStore.all()[matchId];
-    ui.host.hidden = !key || replay || Boolean(last.outcome);
+    ui.host.hidden = !key || replay || Boolean(last.outcome || last.abandoned);
     if (ui.host.hidden) return;
     ui.host.open = hostOpen;
     const change = async (seat, body) => {
@@ -479,7 +482,17 @@ export function matchPage(root, matchId, replay, learn = null) {
         kind === "human" ? h("button", { type: "button", class: "ghost small host-new", onclick: () => change(seat, { kind: "human", new_token: true }) }, t("ui.host.new_link")) : null,
         newLinks[seat] ? h("input", { readonly: true, class: "host-link", value: newLinks[seat], "aria-label": t("ui.lobby.link"), onfocus: e => e.target.select() }) : null);
     });
-    ui.host.replaceChildren(h("summary", {}, t("ui.host.title")), h("p", { class: "hint" }, t("ui.host.help")), h("ul", { class: "host-seats" }, ...rows));
+    const abandon = async () => {
+      if (!confirm(t("ui.host.abandon_confirm"))) return;
+      try {
+        await api(`/api/matches/${matchId}/abandon`, { method: "POST", headers: { authorization: `Bearer ${key}` } });
+      } catch (error) {
+        ui.message.textContent = error.message;
+      }
+    };
+    const end = info.rated ? [] : [h("p", { class: "hint" }, t("ui.host.abandon_help")),
+      h("button", { type: "button", class: "ghost small danger host-abandon", onclick: abandon }, t("ui.host.abandon"))];
+    ui.host.replaceChildren(h("summary", {}, t("ui.host.title")), h("p", { class: "hint" }, t("ui.host.help")), h("ul", { class: "host-seats" }, ...rows), ...end);
   }
 
   function act(action) {

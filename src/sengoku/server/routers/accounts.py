@@ -186,7 +186,7 @@ async def my_matches(
     response: Response,
     svc: ServicesDep,
     player: PlayerDep,
-    status: Literal["open", "running", "finished", "all"] = "all",
+    status: Literal["open", "running", "finished", "abandoned", "all"] = "all",
     limit: int = 50,
 ) -> list[dict[str, Any]]:
     """The matches and open tables in which the signed-in player holds a seat, newest first:
@@ -201,6 +201,8 @@ async def my_matches(
         item = row.public()
         item["seat"] = next(s.seat for s in row.seats if s.account_id == me)
         live = svc.hub.live.get(row.id)
-        item["your_turn"] = live is not None and item["seat"] in live.match.to_act()
+        item["your_turn"] = (
+            live is not None and not live.abandoned and item["seat"] in live.match.to_act()
+        )
         out.append(item)
     return out

@@ -21,6 +21,7 @@ from ..dependencies import (
     bearer,
     check_level,
     describe_game,
+    is_host,
     live_match,
     need_player,
     seat_of,
@@ -235,10 +236,12 @@ def _check_seats(specs: list[SeatSpec], body: NewMatch, player: SignedIn | None)
 
 @router.get("/api/matches", tags=["matches"])
 async def list_matches(
-    svc: ServicesDep, status: Literal["running", "finished", "all"] = "all", limit: int = 100
+    svc: ServicesDep,
+    status: Literal["running", "finished", "abandoned", "all"] = "all",
+    limit: int = 100,
 ) -> list[dict[str, Any]]:
-    """Running and finished matches, newest first (no secrets); the open tables are at
-    ``/api/tables``."""
+    """Running, finished and abandoned matches, newest first (no secrets); the open tables
+    are at ``/api/tables``."""
     limit = max(1, min(limit, 500))
     rows = await run_in_threadpool(svc.store.matches, None if status == "all" else status, limit)
     out = []
@@ -295,6 +298,26 @@ async def change_seat(
         "bot": level,
         **({"token": new, "join_url": f"{base}#token={new}"} if new else {}),
     }
+
+
+@router.post("/api/matches/{match_id}/abandon", tags=["matches"])
+async def abandon_match(
+    svc: ServicesDep,
+    match_id: str,
+    player: PlayerDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """The host ends a running match that will not go on: it takes no more moves, has no
+    outcome and leaves the lobby's running list; its connections are told. A rated match
+    is not the host's to end (it is abandoned only after the server's idle days)."""
+    live = await live_match(svc.hub, match_id)
+    if not is_host(live.stored, player, bearer(authorization)):
+        raise ApiError(403, "not_host", "only the match's host may abandon it")
+    if live.stored.rated:
+        raise ApiError(409, "rated", "a rated match ends by play; only the idle time ends it early")
+    if not await svc.hub.abandon(live):
+        raise ApiError(409, "not_running", "this match is over already")
+    return {"match": live.id, "status": "abandoned"}
 
 
 @router.post("/api/matches/{match_id}/seats/{seat}/claim", tags=["matches", "accounts"])

@@ -20,6 +20,7 @@ from ..dependencies import (
     ServicesDep,
     bearer,
     check_level,
+    is_host,
     live_match,
     stored_match,
 )
@@ -108,7 +109,7 @@ async def leave_seat(
         and held.token_digest is not None
         and secrets.compare_digest(digest(token), held.token_digest)
     )
-    if not mine and not _is_host(table, player, token):
+    if not mine and not is_host(table, player, token):
         raise ApiError(403, "not_your_seat", "only its player or the host may open this seat")
     await run_in_threadpool(svc.tables.leave, match_id, seat)
     return {"match": match_id, "seat": seat, "kind": "open"}
@@ -153,12 +154,6 @@ async def _table(svc: Services, match_id: str) -> StoredMatch:
     return table
 
 
-def _is_host(table: StoredMatch, player: SignedIn | None, token: str) -> bool:
-    if player is not None and player.account.id == table.host_account:
-        return True
-    return bool(token) and secrets.compare_digest(digest(token), table.host_digest)
-
-
 def _need_host(table: StoredMatch, player: SignedIn | None, token: str) -> None:
-    if not _is_host(table, player, token):
+    if not is_host(table, player, token):
         raise ApiError(403, "not_host", "only the table's host may do that")
