@@ -420,3 +420,30 @@ def test_mandate_deck_and_clan_data_options_take_effect() -> None:
     with pytest.raises(OptionError, match="missing: Bonsai"):
         game(3, clan_incomes="Koi: 5, Lotus: 7, Turtle: 6, Dragonfly: 6")
     assert P["Kyushu"] == 7 and MANDATE["Betray"] == 4
+
+
+def test_coins_and_ronin_run_out_only_with_the_box_supply_option() -> None:
+    """rising_sun.md §17.5: the box holds 65 Coins and 20 Ronin, but no rule caps the supply,
+    so both are unlimited by default; with ``box_supply`` a clan takes only what is left of
+    the pile, and what is spent or discarded goes back to it."""
+    from sengoku.games.rising_sun import honor
+
+    for capped in (False, True):
+        m = table(box_supply=capped)
+        s = m.state
+        coins(m, Koi=30, Lotus=34)  # 64 of 65 held: 1 left in the pile
+        s.ronin = [10, 9, 0, 0]  # 19 of 20
+        select(m, "Dragonfly", "Harvest")  # every clan takes 1 Coin
+        if capped:  # the first to take, Koi (left of the selector), got the last Coin
+            assert s.coins == [31, 34, 0, 0]
+            assert m.view(None)["pile"] == {"coins": 0, "ronin": 1}
+        else:
+            assert m.view(2)["pile"] is None
+            assert s.coins == [31, 35, 1, 1]
+        honor.gain_ronin(s, seat(m, "Turtle"), 3, [])
+        honor.gain_ronin(s, seat(m, "Dragonfly"), 2, [])
+        assert s.ronin == ([10, 9, 1, 0] if capped else [10, 9, 3, 2])
+        before = s.coins[3]
+        s.coins[0] -= 5  # spent: back to the pile
+        honor.gain_coins(s, seat(m, "Dragonfly"), 7, [])
+        assert s.coins[3] - before == (5 if capped else 7)

@@ -376,13 +376,16 @@ def test_two_people_fight_a_battle_and_neither_sees_the_others_split(
         p.context.close()
 
 
-def test_choosing_a_clan_shows_each_clans_power_home_and_income(page: Page, server: Server) -> None:
+def test_choosing_a_clan_shows_each_clans_power_home_and_income(
+    page: Page, server: Server, shot: Shot
+) -> None:
     """rising_sun.md §2.2, §2.3 (option clans=chosen): each seat in turn picks a clan; the
     table shows every clan in play with its power, home province and income, the choices are
-    exactly the legal ones, and a clan taken is marked with who took it."""
-    made = server.create(
-        "rising_sun", 3, ["human", "random", "random"], seed=3, options={"clans": "chosen"}
-    )
+    exactly the legal ones, and a clan taken is marked with who took it. With the option
+    box_supply (rising_sun.md §17.5) the board shows what is left in the pile: the box's 65
+    Coins and 20 Ronin less those the clans hold."""
+    options = {"clans": "chosen", "box_supply": True}
+    made = server.create("rising_sun", 3, ["human", "random", "random"], seed=3, options=options)
     page.goto(made["seats"][0]["join_url"])
     cards = page.locator(".rs-clan-choice .rs-clan")
     expect(cards).to_have_count(5)
@@ -392,6 +395,15 @@ def test_choosing_a_clan_shows_each_clans_power_home_and_income(page: Page, serv
     assert sorted(notations(page)) == sorted(f"choose {c.name}" for c in CLANS)
     page.click(f"{CONTROLS} button[data-notation='choose Lotus']")
     expect(page.locator(".rs-clan[data-seat='0'] .rs-clan-name")).to_have_text("Lotus")
+    expect(page.locator(".rs-pile")).to_be_visible()  # the track shows once clans sit down
+    pile, held = page.evaluate(
+        "() => [document.querySelector('.rs-pile').textContent, [...document.querySelectorAll("
+        "'.rs-clan[data-seat] .rs-stat:first-child b')].map(b => Number(b.textContent))]"
+    )
+    left = re.fullmatch(r"pile: (\d+) Coins, (\d+) Ronin", pile)
+    assert left is not None and len(held) == 3, (pile, held)
+    assert int(left.group(1)) + sum(held) == 65 and sum(held) > 0
+    shot(page, "box-supply")
 
 
 AT_KAMI = 20  # a shrine in an action: AT_KAMI + its Kami

@@ -179,6 +179,13 @@ class Coins(Noted, frozen=True):
     coins: int
 
 
+class Supply(Noted, frozen=True):
+    """The Coins and Ronin tokens in the box (the common pile's size with ``box_supply``)."""
+
+    coins: int
+    ronin: int
+
+
 class WarTokens(Noted, frozen=True):
     per_season: list[str]
     extra_over_players: int
@@ -205,6 +212,7 @@ class GameFile(msgspec.Struct, frozen=True):
     war_tokens: WarTokens
     set_bonus: SetBonus
     hostage_return: Coins
+    supply: Supply
     advantages: Names
     seasons: Names
 

@@ -182,7 +182,11 @@ def close_event(s: State, log: Log) -> None:
     before = s.ev_before
     for m in cards.owners(s, "merchant"):
         if any(s.ev_coin[g] and before[g] > before[m] for g in range(s.players) if g != m):
-            extra = cards.total(s, m, "merchant", "coins")
+            extra = from_pile(
+                s, s.coins, D.game.supply.coins, cards.total(s, m, "merchant", "coins")
+            )
+            if not extra:
+                continue
             s.coins[m] += extra
             line = log_line(counted("coins_merchant", extra), c=who(s, m), n=extra)
             log.append(public(line))
@@ -212,9 +216,28 @@ def gain_vp(s: State, seat: int, n: int, log: Log, why: str = "", **args: Arg) -
 
 
 def gain_coins(s: State, seat: int, n: int, log: Log, why: str = "", **args: Arg) -> None:
-    """``seat`` takes ``n`` Coins from the common pile (within the event, or one of its own);
-    ``why`` as for :func:`gain_vp`, counted (``"coins_kami"``: coins_kami_1 or coins_kami_n)."""
+    """``seat`` takes ``n`` Coins from the common pile (within the event, or one of its own),
+    or what is left of it (:func:`from_pile`); ``why`` as for :func:`gain_vp`, counted
+    (``"coins_kami"``: coins_kami_1 or coins_kami_n)."""
+    n = from_pile(s, s.coins, D.game.supply.coins, n)
     _gain(s, seat, n, log, s.coins, s.ev_coin, counted(why, n) if why else "", args)
+
+
+def from_pile(s: State, held: list[int], box: int, n: int) -> int:
+    """How many of ``n`` Coins or Ronin the common pile gives: all of them, or with the
+    option ``box_supply`` no more than the box's ``box`` less those the clans ``held``
+    (rules §17.5). Coins and Ronin spent or discarded go back to the pile.
+
+    >>> from types import SimpleNamespace as Space
+    >>> s = Space(options=Space(box_supply=True))
+    >>> from_pile(s, [30, 30], 65, 8), from_pile(s, [40, 30], 65, 8)
+    (5, 0)
+    >>> from_pile(Space(options=Space(box_supply=False)), [40, 30], 65, 8)
+    8
+    """
+    if not s.options.box_supply:
+        return n
+    return max(0, min(n, box - sum(held)))
 
 
 def _gain(
@@ -241,7 +264,9 @@ def _gain(
 
 
 def gain_ronin(s: State, seat: int, n: int, log: Log, why: str = "", **args: Arg) -> None:
-    """``seat`` takes ``n`` Ronin tokens from the common pile (``why`` as for :func:`gain_vp`)."""
+    """``seat`` takes ``n`` Ronin tokens from the common pile, or what is left of it
+    (:func:`from_pile`; ``why`` as for :func:`gain_vp`)."""
+    n = from_pile(s, s.ronin, D.game.supply.ronin, n)
     if n <= 0:
         return
     s.ronin[seat] += n

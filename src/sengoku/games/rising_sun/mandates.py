@@ -254,6 +254,8 @@ def harvest(s: State, seat: int, log: Log) -> None:
     vp = sum(D.provinces[p].reward.vp for p in won)
     coins = sum(D.provinces[p].reward.coins for p in won)
     ronin = sum(D.provinces[p].reward.ronin for p in won)
+    coins = honor.from_pile(s, s.coins, D.game.supply.coins, coins)  # what is left of them
+    ronin = honor.from_pile(s, s.ronin, D.game.supply.ronin, ronin)
     if not won:
         log.append(public(log_line("harvests_nothing", c=who(s, seat))))
         return
@@ -523,7 +525,7 @@ def _benevolence_apply(s: State, rng: Rng, log: Log, seat: int, action: Any) -> 
     if isinstance(action, Choice):
         return
     target = s.clan.index(action.clan)
-    s.coins[target] += 1
+    s.coins[target] += honor.from_pile(s, s.coins, D.game.supply.coins, 1)
     card = next(CARDS[c] for c in s.owned[seat] if CARDS[c].effect == "spend_gift")
     log.append(public(log_line("benevolence", c=who(s, seat), c2=who(s, target))))
     honor.gain_honor(s, seat, card.params["honor"], log)

@@ -217,6 +217,15 @@ class RisingSunOptions(GameOptions, frozen=True):
             "the gift actions out (for simulations that do not model deals)."
         ),
     ] = True
+    box_supply: Annotated[
+        bool,
+        Meta(
+            description="Coins and Ronin come from a pile as big as the retail box's, 65 Coins "
+            "and 20 Ronin (rules §17.5, M/H for the counts): a clan takes what is left of it, "
+            "in the order the gains are made. Default off: no rule caps the supply (L), so "
+            "both are unlimited."
+        ),
+    ] = False
 
 
 @dataclass(frozen=True)

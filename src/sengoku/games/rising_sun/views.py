@@ -87,6 +87,15 @@ def own_parts(s: State, seat: int | None, battle: dict[str, Any]) -> dict[str, A
     }
 
 
+def _pile(s: State) -> dict[str, int] | None:
+    """What is left in the common pile with the option ``box_supply`` (rules §17.5), else
+    ``None`` (unlimited)."""
+    if not s.options.box_supply:
+        return None
+    supply = D.game.supply
+    return {"coins": supply.coins - sum(s.coins), "ronin": supply.ronin - sum(s.ronin)}
+
+
 def _shared(s: State) -> dict[str, Any]:
     """Everything of the view that all seats see alike; the seat's own parts (placed here, so
     that the keys keep their order) are filled in by :func:`own_parts`."""
@@ -105,6 +114,7 @@ def _shared(s: State) -> dict[str, Any]:
         "vp": s.vp.copy(),
         "coins": s.coins.copy(),
         "ronin": s.ronin.copy(),
+        "pile": _pile(s),
         "ally": s.ally.copy(),
         "alliance_seasons": s.alliance_seasons.copy(),
         "pieces": [

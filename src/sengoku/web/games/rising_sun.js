@@ -422,7 +422,8 @@ function trackPanel(st) {
     return h("li", { class: cls("rs-step", kind === "M" ? "mandate" : "kami", done && "done", i === current && "now") }, ...body);
   });
   return h("section", { class: "rs-track", "data-panel": "track", "aria-label": t("rising_sun.track.title") },
-    h("h3", {}, t("rising_sun.track.title"), " ", h("small", {}, t("rising_sun.track.holder", { name: clanText(view, view.holder) }), " · ", t("rising_sun.track.deck", { n: view.deck_size }))),
+    h("h3", {}, t("rising_sun.track.title"), " ", h("small", {}, t("rising_sun.track.holder", { name: clanText(view, view.holder) }), " · ", t("rising_sun.track.deck", { n: view.deck_size }),
+      ...(view.pile ? [" · ", h("span", { class: "rs-pile" }, t("rising_sun.track.pile", { c: view.pile.coins, r: view.pile.ronin }))] : []))),
     h("ol", {}, ...cells));
 }
 
