@@ -57,6 +57,7 @@ def test_the_host_abandons_a_running_match_and_everyone_is_told(server: Server) 
     assert answer["type"] == "error" and answer["code"] == "match_abandoned", answer
     stored = server.get(f"/api/matches/{match_id}").json()
     assert stored["status"] == "abandoned" and stored["actions"] == welcome["number"]
+    assert stored["to_act"] == [] and stored["outcome"] is None
     assert match_id not in listed(server, "running")
     assert match_id in listed(server, "abandoned") and match_id in listed(server, "all")
     again = abandon(server, match_id, made["host_token"])

@@ -267,7 +267,7 @@ async def get_match(svc: ServicesDep, match_id: str) -> dict[str, Any]:
     item = live.stored.public()
     item["actions"] = live.number
     item["presence"] = live.presence()
-    item["to_act"] = live.match.to_act()
+    item["to_act"] = [] if live.abandoned else live.match.to_act()
     return item
 
 
