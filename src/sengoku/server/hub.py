@@ -381,17 +381,16 @@ class Hub:
             view = live.match.view(seat)  # its own copy, for the worker
             legal = list(live.position().actions(seat))
             seed = bot_seed(live.stored.seed ^ 0x4_1B7, seat, number)
-            loop = asyncio.get_running_loop()
             pool = self.pool
             try:
                 prior = await run_in_threadpool(hint_prior, seed, view, legal)
                 found = await asyncio.gather(
                     *(
-                        loop.run_in_executor(pool, hint_search, s, view, legal, prior)
+                        in_pool(pool, hint_search, s, view, legal, prior)
                         for s in search_seeds(seed, self.hint_searches)
                     )
                 )
-                advice = await loop.run_in_executor(pool, hint_answer, seed, view, legal, found)
+                advice = await in_pool(pool, hint_answer, seed, view, legal, found)
             except BrokenExecutor:
                 raise HintError("unavailable", "the advisor is restarting; ask again") from None
             except Exception:
@@ -881,11 +880,11 @@ class Hub:
         legal: list[Any],
     ) -> str | None:
         """The bot's choice from a worker (``None`` when the server is closing)."""
-        loop = asyncio.get_running_loop()
         for _attempt in range(2):
             pool = self.pool
             try:
-                return await loop.run_in_executor(pool, decide, level, seed, view, legal)
+                chosen: str = await in_pool(pool, decide, level, seed, view, legal)
+                return chosen
             except BrokenExecutor:
                 if self.closing:
                     return None
@@ -941,6 +940,22 @@ class Hub:
         for live in lives:
             for conn in list(live.connections):
                 await conn.close()
+
+
+async def in_pool(pool: Executor, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` in a worker of ``pool``. Cancelling the caller (a match that ended or
+    left memory) leaves the work to finish and drops its answer: a work item cancelled
+    while it waits in the pool's queue trips ``ProcessPoolExecutor`` when the pool is shut
+    down (Python 3.11 sets an exception on the cancelled future)."""
+    work = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+    work.add_done_callback(_forget)
+    return await asyncio.shield(work)
+
+
+def _forget(work: asyncio.Future[Any]) -> None:
+    """Read a dropped work's exception, so that it is not reported as never retrieved."""
+    if not work.cancelled():
+        work.exception()
 
 
 def _restart_clocks(live: LiveMatch, actor: int | None, to_act: set[int]) -> None:
