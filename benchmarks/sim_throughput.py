@@ -64,7 +64,14 @@ def measure(
     start = time.perf_counter()
     actions = 0
     for result in run_games(
-        game, games, players, agents, seed=1, options=options, jobs=jobs, backend=backend
+        game,
+        players=players,
+        agents=agents,
+        games=games,
+        seed=1,
+        options=options,
+        jobs=jobs,
+        backend=backend,
     ):
         actions += result.actions
     wall = time.perf_counter() - start

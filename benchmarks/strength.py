@@ -39,7 +39,9 @@ def tournament(
     for seat in range(players):
         agents = [opponent] * players
         agents[seat] = candidate
-        for result in run_games(game, rounds, players, agents, seed, jobs=jobs):
+        for result in run_games(
+            game, players=players, agents=agents, games=rounds, seed=seed, jobs=jobs
+        ):
             outcome = result.outcome
             played += 1
             if seat in outcome.winners:

@@ -13,6 +13,7 @@ import sengoku
 from sengoku.cli import app
 from sengoku.core import Match, available_games, get_game
 from sengoku.sim import play_match, run_games, summarize
+from sengoku.sim.tournament import run_tournament
 
 runner = CliRunner()
 
@@ -150,15 +151,32 @@ def test_simulate_json_summary_and_records(tmp_path: Path) -> None:
     assert table.exit_code == 0 and "Per agent" in table.output
 
 
+def test_run_games_and_run_tournament_take_their_arguments_by_name() -> None:
+    """After the game every argument is named, in one order for both; one agent spec plays
+    every seat, as ``sengoku simulate --agents random`` does."""
+    with pytest.raises(TypeError):
+        run_games("auction", 3, 2, ["random"] * 2, 5)  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        run_tournament("auction", ["random", "random"], 2, 1, 5)  # type: ignore[misc]
+    alike = [r.agents for r in run_games("auction", players=3, agents="random", games=2)]
+    assert alike == [("random",) * 3] * 2
+    listed = run_games("auction", players=2, agents=["heuristic"], games=1, seed=4)
+    assert [r.agents for r in listed] == [("heuristic", "heuristic")]
+
+
 def test_simulation_is_the_same_with_several_processes() -> None:
     """Game i always gets seed S+i and the same agent seeds, however many processes run it."""
-    one = [(r.index, r.outcome) for r in run_games("auction", 12, 3, ["random"] * 3, seed=5)]
+    one = [
+        (r.index, r.outcome)
+        for r in run_games("auction", players=3, agents=["random"] * 3, games=12, seed=5)
+    ]
     two = [
-        (r.index, r.outcome) for r in run_games("auction", 12, 3, ["random"] * 3, seed=5, jobs=2)
+        (r.index, r.outcome)
+        for r in run_games("auction", players=3, agents="random", games=12, seed=5, jobs=2)
     ]
     assert one == two
     summary, results = summarize(
-        run_games("auction", 12, 3, ["random"] * 3, seed=5), 3, ["random"] * 3
+        run_games("auction", players=3, agents=["random"] * 3, games=12, seed=5), 3, ["random"] * 3
     )
     assert summary.games == 12 and [r.index for r in results] == list(range(12))
     assert results[0].outcome == play_match("auction", 3, 5, ["random"] * 3).outcome()

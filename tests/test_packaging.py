@@ -33,10 +33,18 @@ ALLOWED = {
     "games": (),
     "ai": (),
     "cli": ("server",),  # `sengoku serve` imports the server lazily
-    "sim": ("research", "ray"),  # Parquet, ratings, plots and Ray: imported when used
+    "sim": (),
+    "sim/results": ("parquet",),  # each imported when used
+    "sim/plots": ("plots",),
+    "sim/tournament": ("ratings",),
+    "sim/backends": ("ray",),
     "server": ("server",),
-    "envs": ("research",),
+    "envs": (),
+    "envs/pettingzoo": ("pettingzoo",),
+    "envs/openspiel": ("openspiel",),
 }
+#: The research extras, each of one part; ``research`` is their union.
+RESEARCH = ("pettingzoo", "openspiel", "parquet", "plots", "ratings")
 #: The parts the `sengoku` command loads with a core install: their module-level imports
 #: must be core dependencies (an extra's packages only inside the functions that need them).
 CORE_LOADED = {"__init__", "__main__", "collector", "core", "games", "ai", "cli", "sim"}
@@ -107,6 +115,7 @@ def test_every_imported_package_is_declared_in_the_extra_of_its_part() -> None:
     for path in sorted(SRC.rglob("*.py")):
         part = path.relative_to(SRC).parts[0].removesuffix(".py")
         assert part in ALLOWED, f"{part}: say in ALLOWED which extras it may use"
+        module_key = path.relative_to(SRC).with_suffix("").as_posix()
         where = path.relative_to(ROOT)
         for module, eager, line in _imports(path):
             dists = _distributions(module)
@@ -116,11 +125,53 @@ def test_every_imported_package_is_declared_in_the_extra_of_its_part() -> None:
                 if not dists & _declared(LAZY_ONLY[module]):
                     problems.append(f"{where}:{line}: {module} not in [{LAZY_ONLY[module]}]")
                 continue
-            extras = () if eager and part in CORE_LOADED else ALLOWED[part]
+            allowed = ALLOWED.get(module_key, ALLOWED[part])
+            extras = () if eager and part in CORE_LOADED else allowed
             if not dists & _declared(*extras):
                 wanted = " or ".join(f"[{e}]" for e in extras) or "the core dependencies"
                 problems.append(f"{where}:{line}: {module} ({', '.join(dists)}) not in {wanted}")
     assert not problems, "\n".join(problems)
+
+
+def test_the_research_extra_is_its_five_parts() -> None:
+    """Each research interface installs on its own; ``research`` is all of them, and the
+    install hints name the checkout's form (``pip install -e '.[EXTRA]'``), never a package
+    index's."""
+    extras = PYPROJECT["optional-dependencies"]
+    assert extras["research"] == [f"sengoku[{','.join(RESEARCH)}]"]
+    assert _declared("research") == _declared(*RESEARCH)
+    for extra in RESEARCH:
+        assert _declared(extra) - _declared() < _declared("research") - _declared(), extra
+    hints = [
+        f"{path.relative_to(ROOT)}"
+        for path in [*SRC.rglob("*.py"), *(ROOT / "docs").rglob("*.md"), ROOT / "README.md"]
+        if "install 'sengoku[" in path.read_text(encoding="utf-8")
+    ]
+    assert not hints, hints
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [
+        ("sengoku.envs.pettingzoo", "pettingzoo", "pettingzoo"),
+        ("sengoku.envs.openspiel", "pyspiel", "openspiel"),
+    ],
+)
+def test_an_interface_without_its_extra_says_what_to_install(
+    module: str, blocked: str, extra: str
+) -> None:
+    """Importing an environment module without its extra gives the install hint (a
+    ``MissingExtraError``, a ``ModuleNotFoundError``), not a bare missing module."""
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"
+        "from sengoku.core import MissingExtraError\n"
+        f"try:\n    import {module}\n"
+        "except MissingExtraError as exc:\n"
+        "    assert isinstance(exc, ModuleNotFoundError) and exc.name == "
+        f"{blocked!r}, exc\n    print(exc)\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert ran.stdout.strip().endswith(f"pip install -e '.[{extra}]'"), ran.stdout
 
 
 def test_every_package_the_tests_import_is_in_the_dev_extra() -> None:
@@ -189,7 +240,7 @@ assert "psycopg" not in [m.split(".")[0] for m in sys.modules if sys.modules[m] 
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "pip install 'sengoku[postgres]'" in result.stdout, result.stdout
+    assert "pip install -e '.[postgres]'" in result.stdout, result.stdout
 
 
 def test_serve_on_postgresql_without_psycopg_fails_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -200,7 +251,7 @@ def test_serve_on_postgresql_without_psycopg_fails_clearly(monkeypatch: pytest.M
     monkeypatch.setitem(sys.modules, "psycopg", None)
     result = CliRunner().invoke(app, ["serve", "--db", "postgresql://user@localhost/sengoku"])
     assert result.exit_code == 2, result.output
-    assert "sengoku[postgres]" in result.output
+    assert "-e '.[postgres]'" in result.output
     assert "Traceback" not in result.output
 
 

@@ -460,11 +460,11 @@ def simulate(
     summary = Summary(count, tuple(specs))
     results = run_games(
         game,
-        n,
-        count,
-        specs,
-        seed,
-        options,
+        players=count,
+        agents=specs,
+        games=n,
+        seed=seed,
+        options=options,
         jobs=_jobs(jobs, backend),
         keep_records=records,
         backend=backend.value,
@@ -746,11 +746,11 @@ def tournament(
     total = len(orders) * n
     results = run_tournament(
         game,
-        specs,
-        count,
-        n,
-        seed,
-        options,
+        players=count,
+        agents=specs,
+        games=n,
+        seed=seed,
+        options=options,
         jobs=_jobs(jobs, backend),
         keep_records=records,
         backend=backend.value,

@@ -182,6 +182,34 @@ def test_render_shows_the_spectator_view() -> None:
         env("shitenno", 2, render_mode="human")
 
 
+def test_the_state_is_the_public_view_as_a_tensor() -> None:
+    """state() is the game's tensor of the spectator's view, in state_space, in both
+    environments; while a round of secret choices is spelled it does not change (no seat's
+    pending choice shows in it)."""
+    e = env("shitenno", 3)
+    e.reset(seed=4)
+    state = e.state()
+    assert state.dtype == np.float32 and e.state_space.contains(state)
+    game = get_game("shitenno")
+    expected = game.observation_tensor(e.play.match.view(None))
+    assert state.tolist() == pytest.approx(expected)
+    par = parallel_env("rising_sun", 3, action_mask="observation")  # bids: rounds of 3 steps
+    observations, _ = par.reset(seed=2)
+    rng, checked = np.random.default_rng(5), 0
+    while par.agents and checked < 10:
+        before, in_round = par.state(), bool(par._round) and par._steps_left > 1
+        assert par.state_space.contains(before)
+        acting = [a for a, o in observations.items() if o["action_mask"].any()]
+        choice = {
+            a: int(rng.choice(np.flatnonzero(observations[a]["action_mask"]))) for a in acting
+        }
+        observations, *_ = par.step(choice)
+        if in_round:  # a step that does not end its round: nothing carried out yet
+            assert np.array_equal(par.state(), before)
+            checked += 1
+    assert checked == 10
+
+
 def _first_round(name: str, players: int) -> SengokuParallelEnv:
     """A parallel environment stopped where a simultaneous choice (a round) begins in which
     seat 0's ids can spell more than one action."""

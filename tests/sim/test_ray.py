@@ -104,9 +104,11 @@ def test_simulate_and_tournament_on_a_running_cluster(cluster: str, tmp_path: Pa
     assert json.loads(here.output)["games"] == 12
 
     agents = ["random", "heuristic", "easy"]
-    on_ray = list(run_tournament("auction", agents, 2, 3, 9, backend="ray"))
+    on_ray = list(
+        run_tournament("auction", players=2, agents=agents, games=3, seed=9, backend="ray")
+    )
     assert ray.is_initialized()
-    on_ray += list(run_games("auction", 7, 4, ["random"] * 4, seed=2, backend="ray"))
-    at_home = list(run_tournament("auction", agents, 2, 3, 9))
-    at_home += list(run_games("auction", 7, 4, ["random"] * 4, seed=2))
+    on_ray += list(run_games("auction", players=4, agents="random", games=7, seed=2, backend="ray"))
+    at_home = list(run_tournament("auction", players=2, agents=agents, games=3, seed=9))
+    at_home += list(run_games("auction", players=4, agents="random", games=7, seed=2))
     assert on_ray == at_home and len(on_ray) == 18 + 7

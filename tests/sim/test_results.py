@@ -4,6 +4,7 @@ and the clear errors of bad arguments."""
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 
@@ -147,7 +148,19 @@ def test_a_missing_ray_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
     done = runner.invoke(app, [*SIMULATE, "--backend", "ray"])
     assert done.exit_code == 2
-    assert "pip install 'sengoku[ray]'" in done.output
+    assert "pip install -e '.[ray]'" in done.output
+
+
+def test_a_ray_address_where_nothing_listens_fails_at_once() -> None:
+    """``--backend ray --address HOST:PORT`` with no Ray head there stops with a clear
+    message, not after Ray's minutes of retries (the port is checked first)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # free once closed: nothing listens there
+    done = runner.invoke(app, [*SIMULATE, "--backend", "ray", "--address", f"127.0.0.1:{port}"])
+    assert done.exit_code == 2, done.output
+    assert f"nothing answers at 127.0.0.1:{port}" in done.output
+    assert "ray start --head" in done.output
 
 
 def test_write_results_keeps_scores_and_options_in_either_format(tmp_path: Path) -> None:
@@ -162,3 +175,6 @@ def test_write_results_keeps_scores_and_options_in_either_format(tmp_path: Path)
     for name in ("r.jsonl", "r.parquet"):
         write_results(tmp_path / name, rows)
         assert read_results(tmp_path / name) == rows
+        as_text = str(tmp_path / f"text-{name}")  # a str path works as well
+        write_results(as_text, rows)
+        assert read_results(as_text) == rows

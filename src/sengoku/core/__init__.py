@@ -3,6 +3,7 @@
 from .encoding import ActionSpace, Decision, EncodingError, TokenTree
 from .errors import (
     IllegalActionError,
+    MissingExtraError,
     OptionError,
     RecordError,
     SengokuError,
@@ -58,6 +59,7 @@ __all__ = [
     "LogEntry",
     "Match",
     "Message",
+    "MissingExtraError",
     "OptionError",
     "OptionInfo",
     "Outcome",

@@ -1,4 +1,5 @@
-"""Adapters for research frameworks: PettingZoo and OpenSpiel (``pip install 'sengoku[research]'``).
+"""Adapters for research frameworks: PettingZoo and OpenSpiel (their extras:
+``pip install -e '.[pettingzoo]'``, ``pip install -e '.[openspiel]'``).
 
 * :mod:`sengoku.envs.pettingzoo`: ``env(game, players=..., options=...)`` (AEC) and
   ``parallel_env(...)``;

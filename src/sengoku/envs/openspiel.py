@@ -1,4 +1,4 @@
-"""OpenSpiel games for every registered game (needs ``pip install 'sengoku[research]'``).
+"""OpenSpiel games for every registered game (needs ``pip install -e '.[openspiel]'``).
 
 :func:`register` registers ``sengoku_<game>`` with pyspiel for each registered game, so that
 OpenSpiel's algorithms and tools load them by name::
@@ -53,10 +53,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pyspiel
+from sengoku.core import MissingExtraError, Rng, available_games, get_game, new_match
 
-from sengoku.core import Rng, available_games, get_game, new_match
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as exc:
+    raise MissingExtraError("OpenSpiel games", "openspiel", exc.name) from None
 from sengoku.core.errors import SengokuError
 
 from .common import TokenPlay

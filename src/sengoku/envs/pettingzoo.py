@@ -1,4 +1,4 @@
-"""PettingZoo environments for every registered game (needs ``pip install 'sengoku[research]'``).
+"""PettingZoo environments for every registered game (needs ``pip install -e '.[pettingzoo]'``).
 
 :func:`env` gives an AEC environment (agents take turns), :func:`parallel_env` a parallel one
 (every seat that may act takes a step at once, as in Shogun's planning or Rising Sun's bids).
@@ -14,7 +14,9 @@ Both play the game one action token at a time (see :mod:`sengoku.envs.common`):
   ``action_mask="observation"`` the observation is ``{"observation": ..., "action_mask":
   ...}`` as in PettingZoo's classic games;
 * the reward comes at the end: 1 shared among the winners, 0 for the others; every agent
-  terminates together when the game ends, none is ever truncated.
+  terminates together when the game ends, none is ever truncated;
+* ``state()`` is the public state (the game's tensor of the spectator's view), in
+  ``state_space``, for centralized critics.
 
 ``reset(seed=s)`` plays the match seeded ``s``, the one ``sengoku.new_match(game, players,
 seed=s, options=options)`` gives; a later ``reset()`` without a seed goes on with ``s + 1``.
@@ -53,11 +55,14 @@ import operator
 from collections.abc import Mapping
 from typing import Any, Literal
 
-import gymnasium
-import numpy as np
-from pettingzoo import AECEnv, ParallelEnv
+from sengoku.core import EncodingError, MissingExtraError, fresh_seed, get_game, new_match
 
-from sengoku.core import EncodingError, fresh_seed, get_game, new_match
+try:
+    import gymnasium
+    import numpy as np
+    from pettingzoo import AECEnv, ParallelEnv
+except ImportError as exc:
+    raise MissingExtraError("PettingZoo environments", "pettingzoo", exc.name) from None
 
 from .common import TokenPlay
 
@@ -94,6 +99,8 @@ class _Table:
         self.size = probe.space.size
         self.agents = [f"player_{seat}" for seat in range(self.players)]
         box = gymnasium.spaces.Box(0.0, 1.0, (probe.observation_size,), dtype=np.float32)
+        state_size = probe.observation_size - probe.space.size  # the view's tensor alone
+        self.state_space = gymnasium.spaces.Box(0.0, 1.0, (state_size,), dtype=np.float32)
         mask = gymnasium.spaces.Box(0, 1, (self.size,), dtype=np.int8)
         observation: gymnasium.spaces.Space[Any] = (
             gymnasium.spaces.Dict({"observation": box, "action_mask": mask})
@@ -148,6 +155,11 @@ class _Table:
             f"the mask allows {self.play.legal_ids(seat)}"
         )
 
+    def state(self) -> np.ndarray:
+        """The public state: the game's tensor of the spectator's view."""
+        values = self.play.public_observation()[: self.state_space.shape[0]]
+        return np.asarray(values, dtype=np.float32)
+
     def render(self) -> str:
         view = self.play.match.view(None)
         text = self.play.game.render_text(view)
@@ -181,6 +193,16 @@ class _Shared:
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         return self._table.action_spaces[agent]
+
+    @property
+    def state_space(self) -> gymnasium.spaces.Box:
+        """The space of :meth:`state`."""
+        return self._table.state_space
+
+    def state(self) -> np.ndarray:
+        """The public state, for a centralized critic: the game's observation tensor of the
+        spectator's view (no seat's secrets), ``float32`` in ``state_space``."""
+        return self._table.state()
 
     @property
     def play(self) -> TokenPlay:

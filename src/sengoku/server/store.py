@@ -79,7 +79,7 @@ def require_psycopg() -> None:
     except ImportError as exc:
         raise MissingDriverError(
             "a postgresql:// database needs the PostgreSQL driver (psycopg), which is not "
-            "installed: pip install 'sengoku[postgres]'",
+            "installed: pip install -e '.[postgres]'",
             name="psycopg",
         ) from exc
 

@@ -8,7 +8,7 @@ results for the same run. Open one as a context manager::
         for results in backend.map(chunks):
             ...
 
-Ray is an optional extra (``pip install 'sengoku[ray]'``) and is imported only when the Ray
+Ray is an optional extra (``pip install -e '.[ray]'``) and is imported only when the Ray
 backend opens. Without an address it starts a Ray on this machine and shuts it down when the
 backend closes; with one (``HOST:PORT`` of the head node, or ``auto`` for the cluster that
 ``ray start`` began here) it connects to that cluster, whose nodes must have Sengoku
@@ -21,6 +21,7 @@ import enum
 import logging
 import multiprocessing
 import os
+import socket
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -115,13 +116,42 @@ def _start_worker(targets: Mapping[str, str]) -> None:
     ensure_registered(targets)
 
 
+#: How long :func:`_check_listening` waits for a Ray head to answer (Ray itself waits minutes).
+CONNECT_TIMEOUT = 10.0
+
+
+def _check_listening(address: str) -> None:
+    """Refuse at once a Ray address ``HOST:PORT`` (or ``ray://HOST:PORT``) where nothing
+    listens, instead of waiting for Ray's own connection timeouts; other forms (``auto``)
+    are left to Ray.
+
+    >>> _check_listening("auto")
+    >>> _check_listening("127.0.0.1:1")
+    Traceback (most recent call last):
+    ...
+    sengoku.sim.backends.BackendError: nothing answers at 127.0.0.1:1 (connection refused): \
+is a Ray head running there? (ray start --head)
+    """
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as exc:
+        why = "connection refused" if isinstance(exc, ConnectionRefusedError) else str(exc)
+        raise BackendError(
+            f"nothing answers at {address} ({why}): is a Ray head running there? (ray start --head)"
+        ) from None
+
+
 def import_ray() -> ModuleType:
     """The ``ray`` module, or a :class:`BackendError` that says how to install it."""
     try:
         import ray
     except ImportError:
         raise BackendError(
-            "the Ray backend needs Ray, which is not installed: pip install 'sengoku[ray]'"
+            "the Ray backend needs Ray, which is not installed: pip install -e '.[ray]'"
         ) from None
     return ray
 
@@ -158,6 +188,8 @@ class RayBackend:
         ray = import_ray()
         if not ray.is_initialized():
             local = self._address is None
+            if not local:
+                _check_listening(str(self._address))
             try:
                 ray.init(
                     address="local" if local else self._address,

@@ -33,7 +33,7 @@ def _figure(width: float, height: float, panels: int = 1) -> tuple[Any, list[Any
         from matplotlib.figure import Figure
     except ImportError:
         raise PlotError(
-            "plots need matplotlib, which is not installed: pip install 'sengoku[research]'"
+            "plots need matplotlib, which is not installed: pip install -e '.[plots]'"
         ) from None
     figure = Figure(figsize=(width * panels, height), layout="constrained")
     FigureCanvasAgg(figure)

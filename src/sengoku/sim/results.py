@@ -8,7 +8,8 @@ In JSON Lines ``options`` and ``record`` are JSON objects; in Parquet they are J
 >>> from sengoku.sim import run_games
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "games.jsonl"
 >>> with ResultsWriter(path) as out:
-...     for result in run_games("shitenno", 3, 2, ["random", "heuristic"], seed=5):
+...     agents = ["random", "heuristic"]
+...     for result in run_games("shitenno", players=2, agents=agents, games=3, seed=5):
 ...         out.write(ResultRow.from_result(result, "shitenno", {}))
 >>> rows = read_results(path)
 >>> [(row.index, row.seed, row.agents) for row in rows][0]
@@ -18,6 +19,7 @@ In JSON Lines ``options`` and ``record`` are JSON objects; in Parquet they are J
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,7 +173,7 @@ def _import_pyarrow() -> tuple[Any, Any]:
         import pyarrow.parquet
     except ImportError:
         raise ResultsFileError(
-            "Parquet files need pyarrow, which is not installed: pip install 'sengoku[research]'"
+            "Parquet files need pyarrow, which is not installed: pip install -e '.[parquet]'"
         ) from None
     return pyarrow, pyarrow.parquet
 
@@ -203,8 +205,8 @@ class ResultsWriter:
     earlier ``FILE`` as it was.
     """
 
-    def __init__(self, path: Path, records: bool = False) -> None:
-        self.path = path
+    def __init__(self, path: str | os.PathLike[str], records: bool = False) -> None:
+        self.path = path = Path(path)
         self._partial = path.with_name(path.name + ".partial")
         self.records = records
         self.format = results_format(path)
@@ -270,15 +272,19 @@ class ResultsWriter:
             self._partial.unlink(missing_ok=True)
 
 
-def write_results(path: Path, rows: Sequence[ResultRow], records: bool = False) -> None:
-    """Write ``rows`` to ``path`` (``.jsonl`` or ``.parquet``) in one go."""
+def write_results(
+    path: str | os.PathLike[str], rows: Sequence[ResultRow], records: bool = False
+) -> None:
+    """Write ``rows`` to ``path`` (``.jsonl`` or ``.parquet``; a ``str`` or a path) in one go."""
     with ResultsWriter(path, records) as out:
         for row in rows:
             out.write(row)
 
 
-def read_results(path: Path) -> list[ResultRow]:
-    """Every row of a results file, JSON Lines or Parquet (told apart by content)."""
+def read_results(path: str | os.PathLike[str]) -> list[ResultRow]:
+    """Every row of a results file, JSON Lines or Parquet (told apart by content; ``path`` a
+    ``str`` or a path)."""
+    path = Path(path)
     try:
         with path.open("rb") as handle:
             head = handle.read(4)

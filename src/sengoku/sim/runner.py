@@ -156,12 +156,23 @@ def check_run(game: str, players: int, agents: Sequence[str], options: Mapping[s
         make_agent(spec, 0)
 
 
+def seat_agents(agents: str | Sequence[str], players: int) -> list[str]:
+    """One agent spec per seat: ``agents`` as given, or its one spec at every seat.
+
+    >>> seat_agents("random", 3), seat_agents(["hard"], 2), seat_agents(["a", "b"], 2)
+    (['random', 'random', 'random'], ['hard', 'hard'], ['a', 'b'])
+    """
+    specs = [agents] if isinstance(agents, str) else list(agents)
+    return specs * players if len(specs) == 1 else specs
+
+
 def run_games(
     game: str,
-    games: int,
+    *,
     players: int,
-    agents: Sequence[str],
-    seed: int,
+    agents: str | Sequence[str],
+    games: int,
+    seed: int = 0,
     options: Mapping[str, Any] | None = None,
     jobs: int = 1,
     keep_records: bool = False,
@@ -170,13 +181,15 @@ def run_games(
 ) -> Iterator[GameResult]:
     """Play ``games`` matches and yield their results in game order.
 
-    ``backend`` is ``"local"`` (this process for ``jobs <= 1``, else a pool of ``jobs``
-    processes), ``"ray"`` (Ray tasks: a local Ray on ``jobs`` cores, or the cluster at
-    ``address``) or an open :class:`~sengoku.sim.backends.Backend`. The results are the same
-    on every backend.
+    ``agents`` is one agent spec per seat, or one for every seat (a spec, or a list of one),
+    as ``sengoku simulate --agents`` takes them. ``backend`` is ``"local"`` (this process
+    for ``jobs <= 1``, else a pool of ``jobs`` processes), ``"ray"`` (Ray tasks: a local
+    Ray on ``jobs`` cores, or the cluster at ``address``) or an open
+    :class:`~sengoku.sim.backends.Backend`. The results are the same on every backend.
     """
     from .backends import play_chunks
 
+    agents = seat_agents(agents, players)
     opts = dict(options or {})
     check_run(game, players, agents, opts)
 

@@ -88,10 +88,11 @@ def schedule(
 
 def run_tournament(
     game: str,
-    agents: Sequence[str],
+    *,
     players: int,
+    agents: Sequence[str],
     games: int,
-    seed: int,
+    seed: int = 0,
     options: Mapping[str, Any] | None = None,
     jobs: int = 1,
     keep_records: bool = False,
@@ -115,7 +116,7 @@ def _import_openskill() -> Any:
         from openskill.models import PlackettLuce
     except ImportError:
         raise TournamentError(
-            "ratings need openskill, which is not installed: pip install 'sengoku[research]'"
+            "ratings need openskill, which is not installed: pip install -e '.[ratings]'"
         ) from None
     return PlackettLuce
 
