@@ -164,7 +164,7 @@ def test_an_interface_without_its_extra_says_what_to_install(
     ``MissingExtraError``, a ``ModuleNotFoundError``), not a bare missing module."""
     code = (
         f"import sys; sys.modules[{blocked!r}] = None\n"
-        "from sengoku.core import MissingExtraError\n"
+        "from sengoku.envs import MissingExtraError\n"
         f"try:\n    import {module}\n"
         "except MissingExtraError as exc:\n"
         "    assert isinstance(exc, ModuleNotFoundError) and exc.name == "

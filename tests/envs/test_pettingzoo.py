@@ -65,7 +65,10 @@ def test_a_whole_aec_game_follows_the_match() -> None:
     rng = np.random.default_rng(0)
     finals: dict[str, float] = {}
     for agent in e.agent_iter():
-        _, reward, termination, truncation, info = e.last()
+        observation, reward, termination, truncation, info = e.last()
+        seat = e.possible_agents.index(agent)  # the array is TokenPlay's observation
+        assert observation.dtype == np.float32
+        assert observation.tolist() == np.asarray(e.play.observation(seat), np.float32).tolist()
         if termination or truncation:
             finals[agent] = reward
             e.step(None)

@@ -3,7 +3,6 @@
 from .encoding import ActionSpace, Decision, EncodingError, TokenTree
 from .errors import (
     IllegalActionError,
-    MissingExtraError,
     OptionError,
     RecordError,
     SengokuError,
@@ -59,7 +58,6 @@ __all__ = [
     "LogEntry",
     "Match",
     "Message",
-    "MissingExtraError",
     "OptionError",
     "OptionInfo",
     "Outcome",

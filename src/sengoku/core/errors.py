@@ -76,19 +76,3 @@ class UndoRefusedError(SengokuError):
         self.code = code
         self.reason = reason
         super().__init__(reason)
-
-
-class MissingExtraError(SengokuError, ModuleNotFoundError):
-    """A part of Sengoku used without its optional dependencies (its extra) installed; the
-    message says what to install, in the form the README uses (from the checkout).
-
-    >>> str(MissingExtraError("plots", "plots", "matplotlib"))
-    "plots need matplotlib, which is not installed: pip install -e '.[plots]'"
-    """
-
-    def __init__(self, what: str, extra: str, module: str | None) -> None:
-        super().__init__(
-            f"{what} need {module}, which is not installed: pip install -e '.[{extra}]'",
-            name=module,
-        )
-        self.extra = extra

@@ -55,9 +55,13 @@ class TokenPlay:
     Args:
         match: the match to play (it is changed in place).
         skip_forced: follow spellings by themselves where only one id can come next.
+        recall: keep each seat's history digest for :meth:`information_state` (OpenSpiel
+            asks for it); without it (PettingZoo) each action costs less, and
+            :meth:`information_state` raises :class:`~sengoku.core.EncodingError`.
     """
 
     __slots__ = (
+        "_checked",
         "_decisions",
         "_digests",
         "_fresh",
@@ -65,15 +69,18 @@ class TokenPlay:
         "game",
         "match",
         "observation_size",
+        "recall",
         "shape",
         "skip_forced",
         "space",
     )
 
-    def __init__(self, match: Match, skip_forced: bool = True) -> None:
+    def __init__(self, match: Match, skip_forced: bool = True, recall: bool = True) -> None:
         self.match = match
         self.game = match.game
         self.skip_forced = skip_forced
+        self.recall = recall
+        self._checked = False  # the game's observations are checked in full once
         self.space = ActionSpace.of(match)
         self.shape = tuple(self.game.observation_shape(match.players, match.options))
         self.observation_size = math.prod(self.shape) + self.space.size
@@ -134,7 +141,7 @@ class TokenPlay:
                 raise EncodingError("the game is over; nobody chooses")
         action = self.spell(token, seat)
         if action is not None:
-            self.carry_out(seat, action)
+            self._act(seat, action)  # spelled from the legal actions: legal
         return action
 
     def spell(self, token: int, seat: int) -> Any | None:
@@ -165,11 +172,18 @@ class TokenPlay:
             raise EncodingError(f"seat {seat} is in the middle of a spelling")
         if action not in self.match.legal_actions(seat):
             raise EncodingError(f"{action!s} is not a legal action of seat {seat} now")
-        seen = msgspec.json.encode(self.match.view(seat), order="sorted")
-        self.match.act(seat, action)
+        self._act(seat, action)
+
+    def _act(self, seat: int, action: Any) -> None:
+        """Carry out a legal action of a seat that is not spelling; respell the others."""
+        if self.recall:
+            seen = msgspec.json.encode(self.match.view(seat), order="sorted")
+            self.match.act(seat, action)
+            self._digests[seat] = _digest(self._digests[seat] + seen, f"did {action}")
+            self._note_log()
+        else:
+            self.match.act(seat, action)
         self._fresh = {}
-        self._digests[seat] = _digest(self._digests[seat] + seen, f"did {action}")
-        self._note_log()
         to_act = self.match.to_act()
         respelled: dict[int, Decision] = {}
         for other, pending in self._decisions.items():
@@ -183,6 +197,8 @@ class TokenPlay:
 
     def _note_log(self) -> None:
         """Add the log lines since the last call to each seat's digest (those it may read)."""
+        if not self.recall:
+            return
         start = self._log_seen
         for seat in range(self.match.players):
             for line in self.match.log(seat, since=start):
@@ -198,8 +214,7 @@ class TokenPlay:
 
     def observation(self, seat: int) -> list[float]:
         """The seat's observation: its view as the game's tensor, then its spelling so far."""
-        values = self.game.observation_tensor(self.match.view(seat))
-        check_observation(values, self.shape, self.game.name)
+        values = self.view_tensor(seat)
         counts = [0.0] * self.space.size
         for token in self.pending(seat):
             counts[token] = min(1.0, counts[token] + 1 / SPELLING_SCALE)
@@ -207,9 +222,19 @@ class TokenPlay:
 
     def public_observation(self) -> list[float]:
         """What everybody sees (the spectator's view) as an observation, with no spelling."""
-        values = self.game.observation_tensor(self.match.view(None))
-        check_observation(values, self.shape, self.game.name)
-        return [*values, *([0.0] * self.space.size)]
+        return [*self.view_tensor(None), *([0.0] * self.space.size)]
+
+    def view_tensor(self, seat: int | None) -> list[float]:
+        """The game's tensor of the seat's view (``None``: the public one), the first part of
+        an observation: its size checked each time, its values (in [0, 1]) the first time
+        (the conformance suite checks them over whole games)."""
+        values = self.game.observation_tensor(self.match.view(seat))
+        if not self._checked:
+            check_observation(values, self.shape, self.game.name)
+            self._checked = True
+        elif len(values) != self.observation_size - self.space.size:
+            check_observation(values, self.shape, self.game.name)
+        return values
 
     def observation_string(self, seat: int | None) -> str:
         """The seat's view and spelling so far (``None``: the public view), as JSON text."""
@@ -219,6 +244,8 @@ class TokenPlay:
 
     def information_state(self, seat: int) -> str:
         """The seat's information state with perfect recall (see the module docs)."""
+        if not self.recall:
+            raise EncodingError("this play keeps no history (made with recall=False)")
         return f"{self.observation_string(seat)}\nhistory {self._digests[seat].hex()}"
 
     def rewards(self) -> tuple[float, ...]:
@@ -236,6 +263,7 @@ class TokenPlay:
         twin.match = self.match.clone()
         twin.game, twin.space, twin.shape = self.game, self.space, self.shape
         twin.observation_size, twin.skip_forced = self.observation_size, self.skip_forced
+        twin.recall, twin._checked = self.recall, self._checked
         twin._digests = list(self._digests)
         twin._log_seen = self._log_seen
         twin._decisions, twin._fresh = {}, {}
@@ -254,6 +282,7 @@ class TokenPlay:
             "match": None if seeded else self.match,
             "rng": self.match.rng_state(),
             "skip_forced": self.skip_forced,
+            "recall": self.recall,
             "pending": {seat: d.prefix for seat, d in self._decisions.items()},
             "digests": self._digests,
             "log_seen": self._log_seen,
@@ -263,7 +292,7 @@ class TokenPlay:
         match = saved["match"] or Match.from_record(saved["record"])
         if match.rng_state() != saved["rng"]:
             raise EncodingError("the record does not replay to the saved chance state")
-        TokenPlay.__init__(self, match, saved["skip_forced"])
+        TokenPlay.__init__(self, match, saved["skip_forced"], saved.get("recall", True))
         self._log_seen = saved["log_seen"]
         self._digests = list(saved["digests"])
         for seat, prefix in saved["pending"].items():
@@ -282,6 +311,7 @@ class TokenPlay:
         twin.match = determinize(self.match.view(seat), rng)
         twin.game, twin.space, twin.shape = self.game, self.space, self.shape
         twin.observation_size, twin.skip_forced = self.observation_size, self.skip_forced
+        twin.recall, twin._checked = self.recall, self._checked
         twin._digests = [
             self._digests[s] if s == seat else _digest(b"", f"sampled seat {s}")
             for s in range(self.match.players)

@@ -53,7 +53,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sengoku.core import MissingExtraError, Rng, available_games, get_game, new_match
+from sengoku.core import Rng, available_games, get_game, new_match
+
+from . import MissingExtraError
 
 try:
     import numpy as np

@@ -55,7 +55,9 @@ import operator
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from sengoku.core import EncodingError, MissingExtraError, fresh_seed, get_game, new_match
+from sengoku.core import EncodingError, fresh_seed, get_game, new_match
+
+from . import MissingExtraError
 
 try:
     import gymnasium
@@ -64,7 +66,7 @@ try:
 except ImportError as exc:
     raise MissingExtraError("PettingZoo environments", "pettingzoo", exc.name) from None
 
-from .common import TokenPlay
+from .common import SPELLING_SCALE, TokenPlay
 
 __all__ = ["SengokuAECEnv", "SengokuParallelEnv", "env", "parallel_env"]
 
@@ -95,7 +97,9 @@ class _Table:
         self.options = dict(options or {})
         self.skip_forced = skip_forced
         self.illegal_action = illegal_action
-        probe = TokenPlay(new_match(self.game, self.players, seed=0, options=self.options))
+        probe = TokenPlay(
+            new_match(self.game, self.players, seed=0, options=self.options), recall=False
+        )
         self.size = probe.space.size
         self.agents = [f"player_{seat}" for seat in range(self.players)]
         box = gymnasium.spaces.Box(0.0, 1.0, (probe.observation_size,), dtype=np.float32)
@@ -118,16 +122,23 @@ class _Table:
             seed = fresh_seed() if self.next_seed is None else self.next_seed
         self.next_seed = seed + 1
         match = new_match(self.game, self.players, seed=seed, options=self.options)
-        self.play = TokenPlay(match, self.skip_forced)
+        self.play = TokenPlay(match, self.skip_forced, recall=False)
         return self.play
 
     def mask(self, seat: int, asked: bool) -> np.ndarray:
-        if not asked:
-            return np.zeros(self.size, dtype=np.int8)
-        return np.asarray(self.play.action_mask(seat), dtype=np.int8)
+        mask = np.zeros(self.size, dtype=np.int8)
+        if asked:
+            mask[self.play.legal_ids(seat)] = 1
+        return mask
 
     def observe(self, seat: int, asked: bool) -> Any:
-        observation = np.asarray(self.play.observation(seat), dtype=np.float32)
+        play = self.play
+        values = play.view_tensor(seat)
+        observation = np.zeros(play.observation_size, dtype=np.float32)
+        observation[: len(values)] = np.fromiter(values, np.float32, len(values))
+        for token in play.pending(seat):  # the spelling so far, as TokenPlay.observation
+            place = len(values) + token
+            observation[place] = min(1.0, observation[place] + 1 / SPELLING_SCALE)
         if self.mask_in_observation:
             return {"observation": observation, "action_mask": self.mask(seat, asked)}
         return observation
@@ -157,8 +168,8 @@ class _Table:
 
     def state(self) -> np.ndarray:
         """The public state: the game's tensor of the spectator's view."""
-        values = self.play.public_observation()[: self.state_space.shape[0]]
-        return np.asarray(values, dtype=np.float32)
+        values = self.play.view_tensor(None)
+        return np.fromiter(values, np.float32, len(values))
 
     def render(self) -> str:
         view = self.play.match.view(None)
