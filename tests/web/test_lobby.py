@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import sengoku
 from tests.server.harness import Person, Server
@@ -180,8 +181,16 @@ def test_the_host_abandons_a_match_from_the_lobby_and_its_page(
         page.goto(server.base + "/")
         page.select_option("#new-game", "shitenno")
         page.select_option("#new-players", "3")
+        kinds = page.locator("select.seat-kind")
+        expect(kinds).to_have_count(3)  # the form redrawn for the game and its players
+        for seat in (1, 2):
+            kinds.nth(seat).select_option("easy")
         page.click("#create-match")  # one person and bots: straight to the board
-        page.wait_for_url(re.compile(r"/play/[\w-]+#token="))
+        try:
+            page.wait_for_url(re.compile(r"/play/[\w-]+#token="))
+        except PlaywrightTimeoutError:
+            said = page.locator(".new-match .error").text_content()
+            raise AssertionError(f"no board after Create; the form says {said!r}") from None
         made.append(page.url.split("/play/", 1)[1].split("#", 1)[0])
     first, second = made
     page.goto(server.base + "/")
