@@ -66,6 +66,7 @@ class TokenPlay:
         "_digests",
         "_fresh",
         "_log_seen",
+        "_tensors",
         "game",
         "match",
         "observation_size",
@@ -86,6 +87,7 @@ class TokenPlay:
         self.observation_size = math.prod(self.shape) + self.space.size
         self._decisions: dict[int, Decision] = {}
         self._fresh: dict[int, Decision] = {}  # unstarted decisions, until the match changes
+        self._tensors: dict[int | None, list[float]] = {}  # view tensors, until it changes
         self._digests = [_digest(b"", f"seat {s}") for s in range(match.players)]
         self._log_seen = 0
         self._note_log()
@@ -183,7 +185,7 @@ class TokenPlay:
             self._note_log()
         else:
             self.match.act(seat, action)
-        self._fresh = {}
+        self._fresh, self._tensors = {}, {}
         to_act = self.match.to_act()
         respelled: dict[int, Decision] = {}
         for other, pending in self._decisions.items():
@@ -227,8 +229,15 @@ class TokenPlay:
     def view_tensor(self, seat: int | None) -> list[float]:
         """The game's tensor of the seat's view (``None``: the public one), the first part of
         an observation: its size checked each time, its values (in [0, 1]) the first time
-        (the conformance suite checks them over whole games)."""
-        values = self.game.observation_tensor(self.match.view(seat))
+        (the conformance suite checks them over whole games).
+
+        Made once per seat until the match changes (a spelling of several ids asks again
+        and again): the same list, to read and never change.
+        """
+        values = self._tensors.get(seat)
+        if values is not None:
+            return values
+        values = self._tensors[seat] = self.game.observation_tensor(self.match.view(seat))
         if not self._checked:
             check_observation(values, self.shape, self.game.name)
             self._checked = True
@@ -266,7 +275,7 @@ class TokenPlay:
         twin.recall, twin._checked = self.recall, self._checked
         twin._digests = list(self._digests)
         twin._log_seen = self._log_seen
-        twin._decisions, twin._fresh = {}, {}
+        twin._decisions, twin._fresh, twin._tensors = {}, {}, {}
         twin._respell(self._decisions)
         return twin
 
@@ -317,7 +326,7 @@ class TokenPlay:
             for s in range(self.match.players)
         ]
         twin._log_seen = twin.match.log_length
-        twin._decisions, twin._fresh = {}, {}
+        twin._decisions, twin._fresh, twin._tensors = {}, {}, {}
         twin._respell({s: d for s, d in self._decisions.items() if s == seat})
         return twin
 

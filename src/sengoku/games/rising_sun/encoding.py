@@ -712,4 +712,9 @@ def observation(view: dict[str, Any]) -> list[float]:
     A count past its scale (more than 40 Coins, 100 VP, 10 cards of a type: none of 120
     random games came near) reads 1.
     """
-    return [x if x < 1.0 else 1.0 for values in parts(view).values() for x in values]
+    out: list[float] = []
+    for values in parts(view).values():
+        out += values
+    if max(out) > 1.0:  # seldom: clamp only then
+        out = [x if x < 1.0 else 1.0 for x in out]
+    return out
