@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +78,9 @@ def test_the_compiled_build_plays_exactly_as_the_pure_package(tmp_path: Path) ->
     )
     assert made.returncode == 0, (made.stdout + made.stderr)[-5000:]
     assert list(build.glob("sengoku/games/shogun/rules.*.so")), "the rules were not compiled"
+    (wheel,) = build.glob("sengoku-*.whl")  # a wheel for this platform and Python only
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    assert f"-{tag}-{tag}-" in wheel.name and "none-any" not in wheel.name, wheel.name
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(build), str(ROOT)])}
     script = "import json, tests.test_compiled as t; print(json.dumps(t.fingerprint()))"
     done = subprocess.run(
@@ -90,3 +95,27 @@ def test_the_compiled_build_plays_exactly_as_the_pure_package(tmp_path: Path) ->
         assert compiled[key] == value, key
     goldens = [key for key in pure if key.startswith("golden")]
     assert len(goldens) >= 8 and all(pure[key][0] for key in goldens)
+
+
+def test_without_the_switch_the_wheel_is_the_pure_package(tmp_path: Path) -> None:
+    """``setup.py`` compiles nothing unless ``SENGOKU_MYPYC=1``: the default wheel is pure
+    Python for every platform (the fallback where no compiled wheel fits)."""
+    env = {k: v for k, v in os.environ.items() if k != "SENGOKU_MYPYC"}
+    wheel = [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps"]
+    project = tmp_path / "project"
+    for name in ("src", "pyproject.toml", "setup.py", "README.md", "LICENSE"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("*.egg-info"))
+        else:
+            shutil.copy2(source, project / name)
+    done = subprocess.run(
+        [*wheel, "-w", str(tmp_path), str(project)], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
+    (made,) = tmp_path.glob("sengoku-*.whl")
+    assert made.name.endswith("-py3-none-any.whl"), made.name
+    with zipfile.ZipFile(made) as archive:
+        names = archive.namelist()
+    assert "sengoku/games/shogun/rules.py" in names
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]

@@ -1,8 +1,9 @@
 """The optional compiled build: Sengoku's engine modules compiled to C extensions by mypyc.
 
-``python tools/compile.py`` copies ``src/sengoku`` to ``build/compiled/sengoku`` and compiles
-the modules of :data:`COMPILED` there (their ``.py`` files stay beside the extensions, which
-Python imports first). Run anything against it with that folder first on the path::
+``python tools/compile.py`` builds the compiled wheel (``SENGOKU_MYPYC=1``, see ``setup.py``)
+from a clean copy of the project and unpacks it into ``build/compiled`` (the wheel beside it):
+the modules of :data:`COMPILED` as C extensions, their ``.py`` files beside them (Python
+imports the extension first). Run anything against it with that folder first on the path::
 
     python tools/compile.py
     PYTHONPATH=build/compiled python -m sengoku simulate shogun -n 100
@@ -30,7 +31,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +81,11 @@ def source_hash(opt_level: str) -> str:
 
 
 def build(out: Path, opt_level: str = "3", jobs: int = 2, force: bool = False) -> Path:
-    """Build (or reuse) the compiled package under ``out``; returns ``out``."""
+    """Build (or reuse) the compiled package under ``out``; returns ``out``.
+
+    It is the compiled wheel (``SENGOKU_MYPYC=1``, ``setup.py``), built from a clean copy of
+    the project and unpacked into ``out``; the wheel itself is kept beside it in ``out``.
+    """
     stamp = out / STAMP
     wanted = source_hash(opt_level)
     if not force and stamp.exists() and stamp.read_text() == wanted:
@@ -87,28 +94,33 @@ def build(out: Path, opt_level: str = "3", jobs: int = 2, force: bool = False) -
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    shutil.copytree(SRC, out / "sengoku", ignore=shutil.ignore_patterns("__pycache__"))
-    files = [str(p.relative_to(out)) for p in modules(out / "sengoku")]
-    setup = (
-        "import sys\n"
-        "from mypyc.build import mypycify\n"
-        "from setuptools import setup\n"
-        f"files = {files!r}\n"
-        "setup(name='sengoku-compiled', ext_modules=mypycify(files, "
-        f"opt_level={opt_level!r}, multi_file=True), "
-        f"script_args=['build_ext', '--inplace', '--parallel', '{jobs}'])\n"
-    )
     start = time.monotonic()
-    env = {**os.environ, "PYTHONPATH": str(out)}
-    done = subprocess.run(
-        [sys.executable, "-c", setup], cwd=out, env=env, capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        sys.stderr.write(done.stdout[-20_000:] + done.stderr[-20_000:])
-        raise SystemExit(f"mypyc failed (exit {done.returncode})")
-    shutil.rmtree(out / "build", ignore_errors=True)
+    with tempfile.TemporaryDirectory(prefix="sengoku-wheel-") as tmp:
+        project = Path(tmp) / "project"
+        skip = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.so")
+        shutil.copytree(ROOT / "src", project / "src", ignore=skip)
+        for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE", "tools/compile.py"):
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, project / name)
+        env = {
+            **os.environ,
+            "SENGOKU_MYPYC": "1",
+            "SENGOKU_MYPYC_OPT": opt_level,
+            "SENGOKU_MYPYC_JOBS": str(jobs),
+        }
+        wheel = [sys.executable, "-m", "pip", "wheel", "--no-build-isolation", "--no-deps"]
+        done = subprocess.run(
+            [*wheel, "-w", str(out), str(project)], env=env, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            sys.stderr.write(done.stdout[-20_000:] + done.stderr[-20_000:])
+            raise SystemExit(f"mypyc failed (exit {done.returncode})")
+    (made,) = out.glob("sengoku-*.whl")
+    with zipfile.ZipFile(made) as archive:
+        archive.extractall(out)
     stamp.write_text(wanted)
-    print(f"compiled {len(files)} modules into {out} in {time.monotonic() - start:.0f} s")
+    count = len(modules(SRC))
+    print(f"compiled {count} modules into {made.name} in {time.monotonic() - start:.0f} s")
     return out
 
 
