@@ -42,6 +42,7 @@ ALLOWED = {
     "envs": (),
     "envs/pettingzoo": ("pettingzoo",),
     "envs/openspiel": ("openspiel",),
+    "envs/vector": ("pettingzoo", "ray"),  # Ray imported when RayVectorEnv is made
 }
 #: The research extras, each of one part; ``research`` is their union.
 RESEARCH = ("pettingzoo", "openspiel", "parquet", "plots", "ratings")
@@ -155,6 +156,7 @@ def test_the_research_extra_is_its_five_parts() -> None:
     [
         ("sengoku.envs.pettingzoo", "pettingzoo", "pettingzoo"),
         ("sengoku.envs.openspiel", "pyspiel", "openspiel"),
+        ("sengoku.envs.vector", "gymnasium", "pettingzoo"),
     ],
 )
 def test_an_interface_without_its_extra_says_what_to_install(

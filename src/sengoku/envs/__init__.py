@@ -3,6 +3,8 @@
 
 * :mod:`sengoku.envs.pettingzoo`: ``env(game, players=..., options=...)`` (AEC) and
   ``parallel_env(...)``;
+* :mod:`sengoku.envs.vector`: ``SengokuVectorEnv(game, num_envs, ...)``, many games stepped
+  together (Gymnasium's vector API), and ``RayVectorEnv`` over Ray's actors;
 * :mod:`sengoku.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("sengoku_shogun")``
   and the others work;
 * :mod:`sengoku.envs.common`: what both stand on, a match played one action token at a time.
