@@ -43,6 +43,8 @@ ALLOWED = {
     "envs/pettingzoo": ("pettingzoo",),
     "envs/openspiel": ("openspiel",),
     "envs/vector": ("pettingzoo", "ray"),  # Ray imported when RayVectorEnv is made
+    "envs/solo": ("pettingzoo",),
+    "envs/tensors": ("pettingzoo", "openspiel"),  # numpy, in both
 }
 #: The research extras, each of one part; ``research`` is their union.
 RESEARCH = ("pettingzoo", "openspiel", "parquet", "plots", "ratings")
@@ -157,6 +159,7 @@ def test_the_research_extra_is_its_five_parts() -> None:
         ("sengoku.envs.pettingzoo", "pettingzoo", "pettingzoo"),
         ("sengoku.envs.openspiel", "pyspiel", "openspiel"),
         ("sengoku.envs.vector", "gymnasium", "pettingzoo"),
+        ("sengoku.envs.solo", "gymnasium", "pettingzoo"),
     ],
 )
 def test_an_interface_without_its_extra_says_what_to_install(
@@ -182,7 +185,7 @@ def test_every_package_the_tests_import_is_in_the_dev_extra() -> None:
         f"{path.relative_to(ROOT)}:{line}: {module}"
         for path in sorted((ROOT / "tests").rglob("*.py"))
         for module, _, line in _imports(path)
-        if module not in ("tests", "conftest") and not _distributions(module) & dev
+        if module not in ("tests", "conftest", "examples") and not _distributions(module) & dev
     ]
     assert not problems, "\n".join(problems)
 

@@ -2,8 +2,14 @@
 # The Debian packages the test suite needs besides Python ones: PostgreSQL (the database
 # tests start their own throw-away server), Chromium (the browser tests drive
 # /usr/bin/chromium with Playwright) and CJK fonts (Japanese and Chinese pages in
-# screenshots). Installs only what is missing; needs root then.
+# screenshots). Installs only what is missing; needs root then. And PyTorch 2.13.0 for the
+# learning extra's masked PPO, before the dev extra asks for torch>=2.3: the development
+# machines keep its CPU build on disk; elsewhere set
+# TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu for the CPU build (PyPI's is CUDA's).
 set -euo pipefail
+if ! python -c "import torch" 2>/dev/null; then
+  pip install -q torch==2.13.0 ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"}
+fi
 need=()
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)

@@ -5,6 +5,8 @@
   ``parallel_env(...)``;
 * :mod:`sengoku.envs.vector`: ``SengokuVectorEnv(game, num_envs, ...)``, many games stepped
   together (Gymnasium's vector API), and ``RayVectorEnv`` over Ray's actors;
+* :mod:`sengoku.envs.solo`: ``SengokuSoloEnv(game, ...)``, one learning seat against
+  Sengoku's agents (Gymnasium's single-agent API, with ``action_masks()`` for sb3-contrib);
 * :mod:`sengoku.envs.openspiel`: ``register()`` makes ``pyspiel.load_game("sengoku_shogun")``
   and the others work;
 * :mod:`sengoku.envs.common`: what both stand on, a match played one action token at a time.
