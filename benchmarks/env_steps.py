@@ -5,7 +5,8 @@
 For each game and player count: random masked ids through the PettingZoo AEC environment
 (``last()`` with its observation and mask, then ``step``), and random ids through the OpenSpiel
 game (``legal_actions``, ``apply_action``, no observations), each for about ``--seconds`` of
-CPU time, whole games from seed 0 on. Prints ids per second and games per second (CPU time of
+CPU time, whole games (each measure split in ``--rounds`` turns taken in turn with the others,
+games seeded from 0, 1000, 2000, ... on). Prints ids per second and games per second (CPU time of
 the process), beside whole actions per second of plain random play through ``Match`` for the
 same games and their games per second, and the ratio of whole games per second through
 PettingZoo to those through ``Match`` (issue 38's target: at least 0.5).
@@ -31,59 +32,77 @@ from sengoku.envs import openspiel  # noqa: E402
 from sengoku.envs.pettingzoo import env  # noqa: E402
 
 
-def pettingzoo_rate(name: str, players: int, seconds: float) -> tuple[float, float]:
+def pettingzoo_steps(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Ids, whole games and CPU seconds of random masked ids through the AEC environment,
+    games seeded from ``seed`` on, for about ``seconds``."""
     e = env(name, players)
-    rng = np.random.default_rng(0)
+    rng = Rng(seed)  # as the Match side picks: a random id costs about what a random action does
     steps = games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        e.reset(seed=games)
+        e.reset(seed=seed + games)
         for _agent in e.agent_iter():
             _, _, termination, truncation, info = e.last()
             if termination or truncation:
                 e.step(None)
                 continue
-            e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            allowed = np.flatnonzero(info["action_mask"])
+            e.step(int(allowed[rng.randbelow(len(allowed))]))
             steps += 1
         games += 1
-    spent = time.process_time() - start
-    return steps / spent, games / spent
+    return steps, games, time.process_time() - start
 
 
-def openspiel_rate(name: str, players: int, seconds: float) -> tuple[float, float]:
+def openspiel_steps(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """As :func:`pettingzoo_steps`, through the OpenSpiel game (no observations)."""
     game = pyspiel.load_game(f"sengoku_{name}", {"players": players})
-    rng = np.random.default_rng(0)
+    rng = Rng(seed)
     steps = games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
         state = game.new_initial_state()
-        state.apply_action(games)
+        state.apply_action(seed + games)
         while not state.is_terminal():
-            state.apply_action(int(rng.choice(state.legal_actions())))
+            state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
         games += 1
-    spent = time.process_time() - start
-    return steps / spent, games / spent
+    return steps, games, time.process_time() - start
 
 
-def match_rate(name: str, players: int, seconds: float) -> tuple[float, float]:
-    rng = Rng(0)
+def match_steps(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Whole random actions, games and CPU seconds of plain random play through ``Match``."""
+    rng = Rng(seed)
     actions = games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        match = sengoku.new_match(name, players, seed=games)
+        match = sengoku.new_match(name, players, seed=seed + games)
         while (to_act := match.to_act()) != []:
             match.act(to_act[0], rng.choice(match.legal_actions(to_act[0])))
             actions += 1
         games += 1
-    spent = time.process_time() - start
-    return actions / spent, games / spent
+    return actions, games, time.process_time() - start
+
+
+def interleaved(name: str, players: int, seconds: float, rounds: int) -> list[tuple[float, float]]:
+    """(steps per second, games per second) of PettingZoo, OpenSpiel and ``Match``, each
+    measured in ``rounds`` turns of ``seconds / rounds`` taken one after the other, so that a
+    machine that gets slower or faster meanwhile slows or speeds all three alike."""
+    kinds = (pettingzoo_steps, openspiel_steps, match_steps)
+    totals = [[0, 0, 0.0] for _ in kinds]
+    for turn in range(rounds):
+        for total, measure in zip(totals, kinds, strict=True):
+            steps, games, spent = measure(name, players, seconds / rounds, 1000 * turn)
+            total[0] += steps
+            total[1] += games
+            total[2] += spent
+    return [(steps / spent, games / spent) for steps, games, spent in totals]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="a game (default: all)")
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rounds", type=int, default=3, help="turns each measure is split in")
     args = parser.parse_args()
     openspiel.register()
     print(
@@ -93,9 +112,8 @@ def main() -> None:
     print("|" + "---|" * 9)
     for name in args.game or sengoku.available_games():
         for players in get_game(name).player_counts:
-            pz, pz_games = pettingzoo_rate(name, players, args.seconds)
-            os_, os_games = openspiel_rate(name, players, args.seconds)
-            plain, plain_games = match_rate(name, players, args.seconds)
+            rates = interleaved(name, players, args.seconds, args.rounds)
+            (pz, pz_games), (os_, os_games), (plain, plain_games) = rates
             print(
                 f"| {name} | {players} | {pz:,.0f} | {pz_games:.2f} | {os_:,.0f} "
                 f"| {os_games:.2f} | {plain:,.0f} | {plain_games:.1f} "

@@ -11,6 +11,7 @@ each case plays (default 2).
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -586,6 +587,44 @@ def test_actions_spell_in_a_fixed_vocabulary_and_views_fill_a_fixed_tensor(
 
     random_walk(name, players, options, 1, check)
     assert len(used) >= 2
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_a_tensor_kept_from_step_to_step_is_the_whole_tensor(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """Where a game gives its observation as parts, they lay out the whole tensor, and a
+    seat's tensor kept between steps, its parts made again only where what they read
+    changed (``sengoku.envs.tensors.KeptTensor``), equals the whole one at every step of a
+    random game, for every seat and the spectator."""
+    import numpy as np  # the research extras' (in the dev extra), as the adapters use it
+
+    from sengoku.envs.tensors import KeptTensor
+
+    game = get_game(name)
+    first = sengoku.new_match(name, players, seed=1, options=options)
+    parts = game.observation_parts(players, first.options)
+    if parts is None:
+        return
+    assert parts.size == math.prod(game.observation_shape(players, first.options))
+    seats: list[int | None] = [None, *range(players)]
+    kept = {seat: KeptTensor(parts) for seat in seats}
+    made = total = 0
+
+    def check(match: Match, step: int) -> None:
+        nonlocal made, total
+        for seat in seats:
+            view = match.view(seat)
+            whole = game.observation_tensor(view)
+            assert parts.tensor(view) == whole
+            np.testing.assert_array_equal(
+                kept[seat].update(view), np.array(whole, dtype=np.float32), f"step {step}"
+            )
+            made += kept[seat].made
+            total += len(parts.parts)
+
+    random_walk(name, players, options, 1, check)
+    assert made < total  # parts were kept, not all made again
 
 
 JUNK = st.recursive(

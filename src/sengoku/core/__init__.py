@@ -1,6 +1,6 @@
 """The game protocol, the match authority and what they share. No I/O, no game rules."""
 
-from .encoding import ActionSpace, Decision, EncodingError, TokenTree
+from .encoding import ActionSpace, Decision, EncodingError, TensorPart, TensorParts, TokenTree
 from .errors import (
     IllegalActionError,
     OptionError,
@@ -65,6 +65,8 @@ __all__ = [
     "Rng",
     "SengokuError",
     "SetupError",
+    "TensorPart",
+    "TensorParts",
     "Term",
     "TokenTree",
     "Tutorial",

@@ -36,14 +36,19 @@ True
 Observations: :meth:`Game.observation_tensor` turns one seat's view into a flat list of floats
 in [0, 1] whose length is fixed by :meth:`Game.observation_shape` for a player count and
 options. It reads the view only, so it cannot hold anything the seat may not know.
+
+A game may also give its tensor as :class:`TensorParts` (:meth:`Game.observation_parts`):
+parts laid end to end, each a function of a context made from the view. Then an encoder that
+keeps a seat's tensor from one step to the next (the research adapters') makes again only the
+parts whose inputs changed; the game's ``observation_tensor`` is :meth:`TensorParts.tensor`.
 """
 
 from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import SengokuError
 
@@ -241,3 +246,71 @@ def check_observation(values: Sequence[float], shape: Sequence[int], game: str) 
     for place, value in enumerate(values):
         if not 0.0 <= value <= 1.0:
             raise EncodingError(f"{game}'s observation holds {value!r} at {place}, not in [0, 1]")
+
+
+class TensorPart(NamedTuple):
+    """One part of an observation tensor: ``size`` floats from the context of a view.
+
+    ``encode`` gives them as a sequence of ``size`` floats, or with ``sparse`` as a dict of
+    the places (from 0) that are not 0 and their values, for a part that is mostly 0s (a
+    one-hot of many places), which the research adapters then write in fewer steps.
+    """
+
+    name: str
+    size: int
+    encode: Callable[[Any], Any]
+    sparse: bool = False
+
+    def dense(self, values: Any) -> Sequence[float]:
+        """What :attr:`encode` gave, as ``size`` floats."""
+        if not self.sparse:
+            return values  # type: ignore[no-any-return]
+        out = [0.0] * self.size
+        for place, value in values.items():
+            if not 0 <= place < self.size:
+                raise EncodingError(f"part {self.name} has no place {place}")
+            out[place] = value
+        return out
+
+
+class TensorParts(NamedTuple):
+    """An observation tensor as parts laid end to end (see the module docs).
+
+    ``context(view)`` makes what the parts share (the viewer's seat order, say); each part
+    reads the view only through it, by its keys (``view[key]``, ``view.get``, ``key in
+    view``), so that the keys a part read say when its values may have changed. With
+    ``clamp``, values past 1 read 1.
+
+    >>> parts = TensorParts(
+    ...     context=lambda view: view,
+    ...     parts=(
+    ...         TensorPart("year", 1, lambda v: [v["year"] / 3]),
+    ...         TensorPart("gold", 2, lambda v: [v["gold"] / 10, float(v["gold"] > 0)]),
+    ...     ),
+    ... )
+    >>> parts.tensor({"year": 3, "gold": 5}), parts.size
+    ([1.0, 0.5, 1.0], 3)
+    """
+
+    context: Callable[[Mapping[str, Any]], Any]
+    parts: tuple[TensorPart, ...]
+    clamp: bool = False
+
+    @property
+    def size(self) -> int:
+        """The tensor's length: the parts' sizes summed."""
+        return sum(part.size for part in self.parts)
+
+    def tensor(self, view: Mapping[str, Any]) -> list[float]:
+        """The whole tensor of ``view``, part after part; raises :class:`EncodingError` for a
+        part of the wrong size."""
+        context = self.context(view)
+        out: list[float] = []
+        for part in self.parts:
+            values = part.dense(part.encode(context))
+            if len(values) != part.size:
+                raise EncodingError(f"part {part.name} has {len(values)} values, not {part.size}")
+            out += values
+        if self.clamp and out and max(out) > 1.0:  # seldom: clamp only then
+            out = [x if x < 1.0 else 1.0 for x in out]
+        return out

@@ -30,6 +30,7 @@ from .outcome import Outcome
 from .rng import Rng
 
 if TYPE_CHECKING:
+    from .encoding import TensorParts
     from .tutorial import Tutorial
 
 #: An action: any hashable value whose ``str()`` is its notation.
@@ -303,6 +304,13 @@ class Game(ABC, Generic[S, A]):
         Its length is the product of :meth:`observation_shape`; it reads the view only.
         """
         raise NotImplementedError(f"{self.title} declares no observation tensor")
+
+    def observation_parts(self, players: int, options: Any) -> TensorParts | None:
+        """The observation tensor as parts (:class:`~sengoku.core.encoding.TensorParts`),
+        whose :meth:`~sengoku.core.encoding.TensorParts.tensor` is :meth:`observation_tensor`
+        for ``players`` and ``options``; ``None`` (the default) where the game gives the
+        tensor whole only."""
+        return None
 
     # -- notation and presentation -----------------------------------------------------
 

@@ -61,10 +61,12 @@ class TokenPlay:
     """
 
     __slots__ = (
+        "_arrays",
         "_checked",
         "_decisions",
         "_digests",
         "_fresh",
+        "_kept",
         "_log_seen",
         "_tensors",
         "game",
@@ -88,6 +90,8 @@ class TokenPlay:
         self._decisions: dict[int, Decision] = {}
         self._fresh: dict[int, Decision] = {}  # unstarted decisions, until the match changes
         self._tensors: dict[int | None, list[float]] = {}  # view tensors, until it changes
+        self._arrays: dict[int | None, Any] = {}  # the same as float32 arrays
+        self._kept: dict[int | None, Any] = {}  # KeptTensor per seat, for the whole match
         self._digests = [_digest(b"", f"seat {s}") for s in range(match.players)]
         self._log_seen = 0
         self._note_log()
@@ -185,7 +189,7 @@ class TokenPlay:
             self._note_log()
         else:
             self.match.act(seat, action)
-        self._fresh, self._tensors = {}, {}
+        self._fresh, self._tensors, self._arrays = {}, {}, {}
         to_act = self.match.to_act()
         respelled: dict[int, Decision] = {}
         for other, pending in self._decisions.items():
@@ -245,6 +249,21 @@ class TokenPlay:
             check_observation(values, self.shape, self.game.name)
         return values
 
+    def view_array(self, seat: int | None) -> Any:
+        """:meth:`view_tensor` as a read-only float32 numpy array (numpy: the ``pettingzoo``
+        or ``openspiel`` extra), made once per seat until the match changes.
+
+        Where the game gives its tensor as parts (:meth:`~sengoku.core.Game.observation_parts`),
+        each seat's array is kept for the whole match and only the parts whose inputs
+        changed are made again (:class:`~sengoku.envs.tensors.KeptTensor`).
+        """
+        array = self._arrays.get(seat)
+        if array is None:
+            from .tensors import view_array
+
+            array = self._arrays[seat] = view_array(self, seat, self._kept)
+        return array
+
     def observation_string(self, seat: int | None) -> str:
         """The seat's view and spelling so far (``None``: the public view), as JSON text."""
         view = self.match.view(seat)
@@ -276,6 +295,7 @@ class TokenPlay:
         twin._digests = list(self._digests)
         twin._log_seen = self._log_seen
         twin._decisions, twin._fresh, twin._tensors = {}, {}, {}
+        twin._arrays, twin._kept = {}, {}
         twin._respell(self._decisions)
         return twin
 
@@ -327,6 +347,7 @@ class TokenPlay:
         ]
         twin._log_seen = twin.match.log_length
         twin._decisions, twin._fresh, twin._tensors = {}, {}, {}
+        twin._arrays, twin._kept = {}, {}
         twin._respell({s: d for s, d in self._decisions.items() if s == seat})
         return twin
 

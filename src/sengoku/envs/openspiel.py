@@ -65,6 +65,7 @@ except ImportError as exc:
 from sengoku.core.errors import SengokuError
 
 from .common import TokenPlay
+from .tensors import observation_into
 
 __all__ = ["SengokuGame", "SengokuState", "register", "resampler", "vocabulary"]
 
@@ -275,10 +276,8 @@ class SengokuObserver:
             return
         if state.play is None:
             self.tensor.fill(0.0)
-        elif self.public_only:
-            self.tensor[:] = state.play.public_observation()
         else:
-            self.tensor[:] = state.play.observation(player)
+            observation_into(state.play, None if self.public_only else player, self.tensor)
 
     def string_from(self, state: SengokuState, player: int) -> str:
         """``player``'s information state (perfect recall) or observation, as text."""

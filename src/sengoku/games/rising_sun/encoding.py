@@ -86,10 +86,11 @@ Offsets and sizes, for 4 players (1223 values in all; 1014 for 3, 1440 for 5):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from sengoku.core.encoding import EncodingError
+from sengoku.core.encoding import EncodingError, TensorPart, TensorParts
 
 from . import kami, mandates, summons, tea, war
 from .actions import (
@@ -441,7 +442,7 @@ class _Table:
 
     __slots__ = ("n", "rel", "seats", "v", "viewer")
 
-    def __init__(self, v: dict[str, Any]) -> None:
+    def __init__(self, v: Mapping[str, Any]) -> None:
         self.v = v
         self.n: int = v["players"]
         self.viewer: int = 0 if v["seat"] is None else v["seat"]
@@ -502,6 +503,10 @@ def _decision(t: _Table) -> list[float]:
     ]
 
 
+#: Each card's place in CARD_TYPES.
+_CARD_TYPE_PLACE = tuple(CARD_TYPES.index(card.type) for card in CARDS)
+
+
 def _clans(t: _Table) -> list[float]:
     v, n = t.v, t.n
     reserve = [[0] * 5 for _ in range(n)]
@@ -519,7 +524,7 @@ def _clans(t: _Table) -> list[float]:
         clan = v["clan_ids"][q]
         types = [0] * len(CARD_TYPES)
         for c in v["owned"][q]:
-            types[CARD_TYPES.index(CARDS[c].type)] += 1
+            types[_CARD_TYPE_PLACE[c]] += 1
         tokens = [0] * N_PROVINCES
         token_vp = 0
         for token in v["tokens"][q]:
@@ -595,21 +600,31 @@ def _monsters(t: _Table) -> list[float]:
     return [x for name in MONSTER_NAMES for x in rows[name]]
 
 
+#: Each card's place in CARD_NAMES (copies of one card share it), and each card name's
+#: ``present`` flags per Season Set.
+_CARD_PLACE = tuple(CARD_NAMES.index(card.name) for card in CARDS)
+_PRESENT = {name: tuple(float(card in IN_GAME[name]) for card in CARD_NAMES) for name in IN_GAME}
+_ABSENT = (0.0,) * len(CARD_NAMES)
+
+
 def _cards(t: _Table) -> list[float]:
-    v, n = t.v, t.n
-    index = {name: i for i, name in enumerate(CARD_NAMES)}
+    v, n, rel = t.v, t.n, t.rel
     shown = [0] * len(CARD_NAMES)
     for c in v["display"]:
-        shown[index[CARDS[c].name]] += 1
-    owned = [[0] * n for _ in CARD_NAMES]
+        shown[_CARD_PLACE[c]] += 1
+    width = 2 + n
+    counts = [0] * (len(CARD_NAMES) * width)  # per card name: -, shown, owned per seat
+    owned = v["owned"]
     for q in range(n):
-        for c in v["owned"][q]:
-            owned[index[CARDS[c].name]][t.rel[q]] += 1
-    present = IN_GAME.get(v["season_set"], frozenset())
-    out: list[float] = []
-    for i, name in enumerate(CARD_NAMES):
-        out += [float(name in present), shown[i] / SCALE["cards"]]
-        out += [x / SCALE["cards"] for x in owned[i]]
+        column = 2 + rel[q]
+        for c in owned[q]:
+            counts[_CARD_PLACE[c] * width + column] += 1
+    for i, count in enumerate(shown):
+        counts[i * width + 1] = count
+    out = [x / SCALE["cards"] for x in counts]
+    present = _PRESENT.get(v["season_set"], _ABSENT)
+    for i in range(len(CARD_NAMES)):
+        out[i * width] = present[i]
     return out
 
 
@@ -706,15 +721,19 @@ def parts(view: dict[str, Any]) -> dict[str, list[float]]:
     return out
 
 
+@functools.cache
+def tensor_parts(players: int) -> TensorParts:
+    """The observation as parts of :func:`layout`, each made from a ``_Table`` of the view."""
+    encoders = zip(layout(players), _PARTS, strict=True)
+    return TensorParts(
+        _Table, tuple(TensorPart(p.name, p.size, encode) for p, encode in encoders), clamp=True
+    )
+
+
 def observation(view: dict[str, Any]) -> list[float]:
     """One seat's view (or a spectator's, as seat 0's table) as ``size(players)`` floats.
 
     A count past its scale (more than 40 Coins, 100 VP, 10 cards of a type: none of 120
     random games came near) reads 1.
     """
-    out: list[float] = []
-    for values in parts(view).values():
-        out += values
-    if max(out) > 1.0:  # seldom: clamp only then
-        out = [x if x < 1.0 else 1.0 for x in out]
-    return out
+    return tensor_parts(view["players"]).tensor(view)

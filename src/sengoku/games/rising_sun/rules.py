@@ -21,7 +21,17 @@ from typing import Any
 
 import msgspec
 
-from sengoku.core import Game, Gauge, LogEntry, Message, Outcome, Rng, public, without_sources
+from sengoku.core import (
+    Game,
+    Gauge,
+    LogEntry,
+    Message,
+    Outcome,
+    Rng,
+    TensorParts,
+    public,
+    without_sources,
+)
 from sengoku.games.catalog import catalog as read_catalog
 
 from . import (
@@ -205,6 +215,9 @@ class RisingSun(Game[State, RisingSunAction]):
     def observation_tensor(self, view: dict[str, Any]) -> list[float]:
         """The view with seats relative to the viewer; a spectator's is seat 0's table."""
         return encoding.observation(view)
+
+    def observation_parts(self, players: int, options: RisingSunOptions) -> TensorParts:
+        return encoding.tensor_parts(players)
 
     def render_text(self, view: dict[str, Any]) -> str | None:
         from .text import render

@@ -97,10 +97,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from sengoku.core import parse_options
+from sengoku.core import TensorPart, TensorParts, parse_options
 
 from .actions import (
     PROVINCE_NAMES,
@@ -365,48 +366,90 @@ def _effects(tiles: list[dict[str, str]], box: _Box) -> list[float]:
     return [n / box.effects[e] for e, n in enumerate(out)]
 
 
-def observation_tensor(view: dict[str, Any]) -> list[float]:
-    """One seat's view (as :meth:`Match.view` gives it) as :func:`layout` lays it out."""
-    players: int = view["players"]
-    me: int = view["seat"] or 0
-    box = _box(tuple(sorted(view["options"].items())))
-    seats = [(me + i) % players for i in range(players)]
-    slot = {q: i for i, q in enumerate(seats)}
-    phase = _PHASE_OF_NAME[view["phase"]]
+class _Seen:
+    """What every part of one view's observation needs and no move changes: the player
+    count, the box's normalisers and the seats from the viewer's on."""
 
-    out = _one_hot(len(PHASE_NAMES), phase)
-    rounds = -(-box.koku_cards // (box.koku_cards_per_sharing * players))
-    out.append(min(1.0, view["year"] / (2 * rounds)))
-    out += [view["troop_deck"] / box.troop_cards, view["koku_deck"] / box.koku_cards]
-    out += [
-        view["placements"] / PLACEMENTS,
-        float(view["sensei_flipped"]),
-        float(view["hatamoto_wild_used"]),
+    __slots__ = ("box", "players", "seats", "slot", "v")
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.v = view
+        self.players: int = view["players"]
+        me: int = view["seat"] or 0
+        self.box = _box(tuple(sorted(view["options"].items())))
+        self.seats = [(me + i) % self.players for i in range(self.players)]
+        self.slot = {q: i for i, q in enumerate(self.seats)}
+
+
+def _year(t: _Seen) -> list[float]:
+    box = t.box
+    rounds = -(-box.koku_cards // (box.koku_cards_per_sharing * t.players))
+    return [min(1.0, t.v["year"] / (2 * rounds))]
+
+
+def _turn(t: _Seen) -> list[float]:
+    v = t.v
+    return [
+        v["placements"] / PLACEMENTS,
+        float(v["sensei_flipped"]),
+        float(v["hatamoto_wild_used"]),
     ]
-    target = view["target"]
-    out += _one_hot(NPROV, None if target is None else _PROVINCE_OF_NAME[target])
-    left = view["hierarchy_tiles"]
-    out += [float(name in left) for name in TITLE_NAMES]
-    lot = view["lot"]
-    out += _troops(lot["troops"], box) + _koku(lot["koku"], box)
-    out += _one_hot(NTITLES, None if lot["tile"] is None else _TITLE_OF_NAME[lot["tile"]])
-    face_up = view["face_up"]
-    out += _troops(face_up["troops"], box) + _koku(face_up["koku"], box)
-    out += _troops(view["troop_discard"], box) + _koku(view["koku_spent"], box)
-    seen = [*view["new_bonus_tiles"], *view["used_bonus_tiles"]]
-    for held in view["bonus_tiles"]:
+
+
+def _target(t: _Seen) -> list[float]:
+    target = t.v["target"]
+    return _one_hot(NPROV, None if target is None else _PROVINCE_OF_NAME[target])
+
+
+def _lot(t: _Seen) -> list[float]:
+    lot = t.v["lot"]
+    out = _troops(lot["troops"], t.box) + _koku(lot["koku"], t.box)
+    return out + _one_hot(NTITLES, None if lot["tile"] is None else _TITLE_OF_NAME[lot["tile"]])
+
+
+def _stacked(t: _Seen) -> list[float]:
+    v, box = t.v, t.box
+    seen = [*v["new_bonus_tiles"], *v["used_bonus_tiles"]]
+    for held in v["bonus_tiles"]:
         seen += held
     stacked = box.stacked.copy()
     for tile in seen:
         stacked[_TROOP_OF_NAME[tile["troop"]] * NEFFECTS + _EFFECT_OF_NAME[tile["effect"]]] -= 1
-    out += [n / max(1, box.stacked[code]) for code, n in enumerate(stacked)]
-    out += _effects(view["new_bonus_tiles"], box)
-    out += _seat_blocks(view, seats, phase, box)
-    out += _province_blocks(view, slot, players)
-    return out
+    return [n / max(1, box.stacked[code]) for code, n in enumerate(stacked)]
 
 
-def _seat_blocks(view: dict[str, Any], seats: list[int], phase: int, box: _Box) -> list[float]:
+_PARTS: tuple[Callable[[_Seen], list[float]], ...] = (
+    lambda t: _one_hot(len(PHASE_NAMES), _PHASE_OF_NAME[t.v["phase"]]),
+    _year,
+    lambda t: [t.v["troop_deck"] / t.box.troop_cards, t.v["koku_deck"] / t.box.koku_cards],
+    _turn,
+    _target,
+    lambda t: [float(name in t.v["hierarchy_tiles"]) for name in TITLE_NAMES],
+    _lot,
+    lambda t: _troops(t.v["face_up"]["troops"], t.box) + _koku(t.v["face_up"]["koku"], t.box),
+    lambda t: _troops(t.v["troop_discard"], t.box) + _koku(t.v["koku_spent"], t.box),
+    _stacked,
+    lambda t: _effects(t.v["new_bonus_tiles"], t.box),
+    lambda t: _seat_blocks(t.v, t.seats, _PHASE_OF_NAME[t.v["phase"]], t.box),
+    lambda t: _province_blocks(t.v, t.slot, t.players),
+)
+
+
+@lru_cache(maxsize=8)
+def tensor_parts(players: int) -> TensorParts:
+    """The observation as :func:`layout`'s parts, each made from what it reads of the view."""
+    parts = zip(layout(players), _PARTS, strict=True)
+    return TensorParts(
+        _Seen, tuple(TensorPart(name, size, encode) for (name, _, size), encode in parts)
+    )
+
+
+def observation_tensor(view: dict[str, Any]) -> list[float]:
+    """One seat's view (as :meth:`Match.view` gives it) as :func:`layout` lays it out."""
+    return tensor_parts(view["players"]).tensor(view)
+
+
+def _seat_blocks(view: Mapping[str, Any], seats: list[int], phase: int, box: _Box) -> list[float]:
     players: int = view["players"]
     kamons = box.kamons[players - 2]
     hands: list[dict[str, Any] | None] = [None] * players
@@ -444,7 +487,7 @@ def _seat_blocks(view: dict[str, Any], seats: list[int], phase: int, box: _Box) 
     return out
 
 
-def _province_blocks(view: dict[str, Any], slot: dict[int, int], players: int) -> list[float]:
+def _province_blocks(view: Mapping[str, Any], slot: dict[int, int], players: int) -> list[float]:
     out: list[float] = []
     for p, province in enumerate(view["provinces"]):
         free = None

@@ -22,7 +22,16 @@ from typing import Any
 
 import msgspec
 
-from sengoku.core import Game, Gauge, LogEntry, Message, Outcome, Rng, without_sources
+from sengoku.core import (
+    Game,
+    Gauge,
+    LogEntry,
+    Message,
+    Outcome,
+    Rng,
+    TensorParts,
+    without_sources,
+)
 
 from ..catalog import catalog
 from . import encoding, end, gauges, heuristic, rounds, views
@@ -190,6 +199,9 @@ class Shitenno(Game[State, ShitennoAction]):
     def observation_tensor(self, view: dict[str, Any]) -> list[float]:
         """The view as :func:`~sengoku.games.shitenno.encoding.layout` lays it out."""
         return encoding.observation_tensor(view)
+
+    def observation_parts(self, players: int, options: ShitennoOptions) -> TensorParts:
+        return encoding.tensor_parts(players)
 
     # -- hooks for agents -------------------------------------------------------------
 

@@ -98,8 +98,10 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
+
+from sengoku.core import TensorPart, TensorParts
 
 from .actions import (
     BLANK,
@@ -341,11 +343,6 @@ def observation_shape(players: int, options: ShogunOptions) -> tuple[int, ...]:
 
 
 @functools.cache
-def _offsets(players: int) -> dict[str, int]:
-    return {part.name: part.offset for part in observation_layout(players)}
-
-
-@functools.cache
 def _board_block(players: int, side: str, removed: str) -> tuple[float, ...]:
     """``in play``, ``region`` and ``province values``, which only the board decides."""
     if side == "sun":
@@ -365,130 +362,184 @@ def _board_block(players: int, side: str, removed: str) -> tuple[float, ...]:
     return (*in_play, *region, *values)
 
 
-def observation_tensor(view: dict[str, Any]) -> list[float]:
-    """One seat's view (``Match.view``) as ``observation_size(players)`` floats.
+class _Seat:
+    """What every part of one view's observation needs and no move changes: the player
+    count and the seats from the viewer's on (a spectator: seat 0 first)."""
 
-    Reads the view only. Seats are relative to ``view["seat"]`` (a spectator: seat 0 first).
-    """
-    players: int = view["players"]
-    seat: int = 0 if view["seat"] is None else view["seat"]
-    order = [(seat + k) % players for k in range(players)]
-    rel = [(q - seat) % players for q in range(players)]
-    at = _offsets(players)
-    out = [0.0] * observation_size(players)
-    phase = view["phase"]
-    acting = phase in ("target", "armies")
-    options = view["options"]
+    __slots__ = ("order", "players", "rel", "v")
 
-    # -- the game's progress
-    out[at["phase"] + PHASE_NAMES.index(phase)] = 1.0
-    out[at["year"] + min(view["year"], MAX_YEARS) - 1] = 1.0
-    out[at["years"] + min(options["years"], MAX_YEARS) - 1] = 1.0
-    out[at["season"] + SEASONS.index(view["season"])] = 1.0
-    for q in view["to_act"]:
-        out[at["to act"] + rel[q]] = 1.0
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.v = view
+        players: int = view["players"]
+        seat: int = 0 if view["seat"] is None else view["seat"]
+        self.players = players
+        self.order = [(seat + k) % players for k in range(players)]
+        self.rel = [(q - seat) % players for q in range(players)]
 
-    # -- the board
-    owner, armies = view["owner"], view["armies"]
-    base, width = at["owner"], players + 1
-    for i in range(N):
-        o = owner[i]
-        out[base + i * width + (0 if o < 0 else 1 + rel[o])] = 1.0
-    base = at["armies"]
-    for i, a in enumerate(armies):
-        out[base + 2 * i] = a / CUBES
-        out[base + 2 * i + 1] = min(a, SMALL) / SMALL
-    base = at["buildings"]
-    for i, bits in enumerate(view["buildings"]):
+
+def _hot(size: int, index: int) -> list[float]:
+    out = [0.0] * size
+    out[index] = 1.0
+    return out
+
+
+def _to_act(t: _Seat) -> list[float]:
+    out = [0.0] * t.players
+    for q in t.v["to_act"]:
+        out[t.rel[q]] = 1.0
+    return out
+
+
+def _owner(t: _Seat) -> dict[int, float]:
+    width, rel = t.players + 1, t.rel
+    out: dict[int, float] = {}
+    for i, o in enumerate(t.v["owner"]):
+        out[i * width + (0 if o < 0 else 1 + rel[o])] = 1.0
+    return out
+
+
+def _armies(t: _Seat) -> list[float]:
+    out = [0.0] * (N * 2)
+    for i, a in enumerate(t.v["armies"]):
+        out[2 * i] = a / CUBES
+        out[2 * i + 1] = min(a, SMALL) / SMALL
+    return out
+
+
+def _buildings(t: _Seat) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for i, bits in enumerate(t.v["buildings"]):
         for b in range(3):
             if bits >> b & 1:
-                out[base + 3 * i + b] = 1.0
-    base = at["markers"]
-    for i, m in enumerate(view["markers"]):
-        out[base + i] = min(m, MAX_MARKERS) / MAX_MARKERS
-    # in play, region and province values lie end to end and depend on the board alone
-    block = _board_block(players, options["board"], options["moon_three_player_removed"])
-    out[at["in play"] : at["in play"] + len(block)] = block
+                out[3 * i + b] = 1.0
+    return out
 
-    # -- the seats
-    provinces = [0] * players
-    on_board = [0] * players
+
+def _board(t: _Seat, start: int, size: int) -> list[float]:
+    """``in play``, ``region`` or ``province values``: only the board decides them."""
+    options = t.v["options"]
+    block = _board_block(t.players, options["board"], options["moon_three_player_removed"])
+    return list(block[start : start + size])
+
+
+def _seats(t: _Seat) -> list[float]:
+    v = t.v
+    owner, armies = v["owner"], v["armies"]
+    money, rice, vp, plan_n = v["money"], v["rice"], v["vp"], v["plan_n"]
+    provinces = [0] * t.players
+    on_board = [0] * t.players
     for i in range(N):
         o = owner[i]
         if o >= 0:
             provinces[o] += 1
             on_board[o] += armies[i]
-    base = at["seats"]
-    for k, q in enumerate(order):
-        out[base + 6 * k : base + 6 * k + 6] = [
-            squash(view["money"][q], CHESTS_SCALE),
-            squash(view["rice"][q], RICE_SCALE),
-            squash(view["vp"][q], VP_SCALE),
+    out: list[float] = []
+    for q in t.order:
+        out += [
+            squash(money[q], CHESTS_SCALE),
+            squash(rice[q], RICE_SCALE),
+            squash(vp[q], VP_SCALE),
             provinces[q] / N,
             on_board[q] / CUBES,
-            view["plan_n"][q] / STEPS,
+            plan_n[q] / STEPS,
         ]
-    base, width = at["positions"], SPECIALS + 1 + players
-    specials, positions = view["specials"], view["positions"]
+    return out
+
+
+def _positions(t: _Seat) -> dict[int, float]:
+    width = SPECIALS + 1 + t.players
+    out: dict[int, float] = {}
+    specials, positions = t.v["specials"], t.v["positions"]
     for i in range(POSITIONS):
         if i < len(specials):
-            out[base + i * width + specials[i]] = 1.0
+            out[i * width + specials[i]] = 1.0
         taker = positions[i]
-        out[base + i * width + SPECIALS + (0 if taker < 0 else 1 + rel[taker])] = 1.0
-    base = at["choosing"]
-    for place, q in enumerate(view["choosers"]):
-        out[base + rel[q] * players + place] = 1.0
+        out[i * width + SPECIALS + (0 if taker < 0 else 1 + t.rel[taker])] = 1.0
+    return out
 
-    # -- tower and supplies
-    base = at["tower"]
-    shown = "tower" in view
-    out[base] = float(shown)
-    for k, colour in enumerate([*order, players]):
+
+def _choosing(t: _Seat) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for place, q in enumerate(t.v["choosers"]):
+        out[t.rel[q] * t.players + place] = 1.0
+    return out
+
+
+def _tower(t: _Seat) -> list[float]:
+    v, players = t.v, t.players
+    out = [0.0] * (1 + (players + 1) * 4)
+    shown = "tower" in v
+    out[0] = float(shown)
+    for k, colour in enumerate([*t.order, players]):
         scale = PEASANTS if colour == players else CUBES
-        row = base + 1 + 4 * k
+        row = 1 + 4 * k
         if shown:
-            reserve = view["supply"][colour] + view["tower"][colour]
-            out[row + 2] = squash(view["tower"][colour], SMALL)
+            reserve = v["supply"][colour] + v["tower"][colour]
+            out[row + 2] = squash(v["tower"][colour], SMALL)
         else:
-            reserve = view["reserve"][colour]
-            out[row + 3] = signed_squash(view["tower_flow"][colour], SMALL)
+            reserve = v["reserve"][colour]
+            out[row + 3] = signed_squash(v["tower_flow"][colour], SMALL)
         out[row] = reserve / scale
-        out[row + 1] = squash(view["tray"][colour], SMALL)
-    base = at["supplies"]
-    for b in range(3):
-        out[base + b] = view["building_supply"][b] / SUPPLY_BUILDINGS[b]
-    out[base + 3] = view["markers_left"] / MARKERS
+        out[row + 1] = squash(v["tray"][colour], SMALL)
+    return out
 
-    # -- events and the season's action cards
-    base = at["events"]
-    for e in view["events_left"]:
-        out[base + 4 * e] = 1.0
-    for e in view["year_events"]:
-        out[base + 4 * e + 1] = 1.0
-    for e in view["season_events"]:
-        out[base + 4 * e + 2] = 1.0
-    if view["event"] >= 0:
-        out[base + 4 * view["event"] + 3] = 1.0
-    base = at["action cards"]
-    action_idx = view["action_idx"]
-    for place, a in enumerate(view["action_order"]):
-        row = base + 4 * a
+
+def _supplies(t: _Seat) -> list[float]:
+    supply = t.v["building_supply"]
+    return [*(supply[b] / SUPPLY_BUILDINGS[b] for b in range(3)), t.v["markers_left"] / MARKERS]
+
+
+def _events(t: _Seat) -> dict[int, float]:
+    v = t.v
+    out: dict[int, float] = {}
+    for e in v["events_left"]:
+        out[4 * e] = 1.0
+    for e in v["year_events"]:
+        out[4 * e + 1] = 1.0
+    for e in v["season_events"]:
+        out[4 * e + 2] = 1.0
+    if v["event"] >= 0:
+        out[4 * v["event"] + 3] = 1.0
+    return out
+
+
+def _action_cards(t: _Seat) -> dict[int, float]:
+    v = t.v
+    out: dict[int, float] = {}
+    acting = v["phase"] in ("target", "armies")
+    action_idx = v["action_idx"]
+    for place, a in enumerate(v["action_order"]):
+        row = 4 * a
         out[row] = 1.0
         out[row + 1] = place / (SPACES - 1)
         if acting:
             out[row + 2] = float(place < action_idx)
             out[row + 3] = float(place == action_idx)
-    if acting:
-        out[at["turn"] + view["pos_idx"]] = 1.0
+    return out
 
-    # -- plans, bids and hands
-    base = at["plans"]
-    revealed = view["bids_revealed"]
-    for k, q in enumerate(order):
-        done = view["plan_n"][q]
-        statuses = view["plan_status"][q]
-        for space, entry in enumerate(view["plans"][q]):
-            row = base + (k * SPACES + space) * PLAN_WIDTH
+
+def _turn(t: _Seat) -> dict[int, float]:
+    out: dict[int, float] = {}
+    if t.v["phase"] in ("target", "armies"):
+        out[t.v["pos_idx"]] = 1.0
+    return out
+
+
+#: Where a plan space's status and its province card start in its row.
+_STATUS_AT = len(PLAN_KINDS)
+_CARD_AT = len(PLAN_KINDS) + len(STATUS_KINDS)
+
+
+def _plans(t: _Seat) -> dict[int, float]:
+    v = t.v
+    plans, plan_n, plan_status = v["plans"], v["plan_n"], v["plan_status"]
+    revealed = v["bids_revealed"]
+    out: dict[int, float] = {}
+    for k, q in enumerate(t.order):
+        done = plan_n[q]
+        statuses = plan_status[q]
+        row = k * SPACES * PLAN_WIDTH
+        for space, entry in enumerate(plans[q]):
             if entry is None:
                 kind = 1 if revealed or space < done else 0
             elif entry == UNSET:
@@ -499,61 +550,152 @@ def observation_tensor(view: dict[str, Any]) -> list[float]:
                 kind = 3
             else:
                 kind = 4
-                out[row + len(PLAN_KINDS) + len(STATUS_KINDS) + entry] = 1.0
+                out[row + _CARD_AT + entry] = 1.0
             out[row + kind] = 1.0
-            out[row + len(PLAN_KINDS) + statuses[space]] = 1.0
-    base = at["bids"]
-    for k, q in enumerate(order):
-        row = base + k * BID_WIDTH
-        bid = view["bids"][q]
+            out[row + _STATUS_AT + statuses[space]] = 1.0
+            row += PLAN_WIDTH
+    return out
+
+
+def _bids(t: _Seat) -> dict[int, float]:
+    v = t.v
+    out: dict[int, float] = {}
+    for k, q in enumerate(t.order):
+        row = k * BID_WIDTH
+        bid = v["bids"][q]
         if bid is None:
-            out[row + (1 if view["plan_n"][q] == STEPS else 0)] = 1.0
+            out[row + (1 if v["plan_n"][q] == STEPS else 0)] = 1.0
         elif bid == PROVINCE_BID:
             out[row + 3] = 1.0
-            out[row + len(BID_KINDS) + 5 + view["bid_cards"][q]] = 1.0
+            out[row + len(BID_KINDS) + 5 + v["bid_cards"][q]] = 1.0
         elif bid == NO_BID:
             out[row + 4] = 1.0
         else:
             out[row + 2] = 1.0
             out[row + len(BID_KINDS) + bid] = 1.0
-    base = at["hands"]
-    for k, q in enumerate(order):
-        for p in view["hand"][q]:
-            out[base + k * N + p] = 1.0
+    return out
 
-    # -- the decision in progress: a march, the winter's revolts, the draft
-    pending = view["pending"]
+
+def _hands(t: _Seat) -> dict[int, float]:
+    out: dict[int, float] = {}
+    hand = t.v["hand"]
+    for k, q in enumerate(t.order):
+        for p in hand[q]:
+            out[k * N + p] = 1.0
+    return out
+
+
+def _march(t: _Seat) -> dict[int, float]:
+    out: dict[int, float] = {}
+    pending = t.v["pending"]
     if pending:
-        base = at["march"]
-        out[base + (0 if pending[1] == BATTLE else 1)] = 1.0
-        out[base + 2 + pending[2]] = 1.0
+        out[0 if pending[1] == BATTLE else 1] = 1.0
+        out[2 + pending[2]] = 1.0
         if pending[3] >= 0:
-            out[base + 2 + N + pending[3]] = 1.0
-    base = at["winter"]
-    for p in view["revolt_left"]:
-        out[base + p] = 1.0
-    out[base + N] = max(0, view["revolt_bonus"]) / MAX_BONUS
-    for q in view["winter_queue"]:
-        out[base + N + 1 + rel[q]] = 1.0
-    base = at["draft"]
-    for p in view["draft_up"]:
-        out[base + p] = 1.0
-    if view["draft_drawn"] >= 0:
-        out[base + N + view["draft_drawn"]] = 1.0
-    for p in view["deck_top"]:
-        out[base + 2 * N + p] = 1.0
-    for p in view["deck_bottom"]:
-        out[base + 3 * N + p] = 1.0
-    lineup = D.stacks[players]
+            out[2 + N + pending[3]] = 1.0
+    return out
+
+
+def _winter(t: _Seat) -> dict[int, float]:
+    v = t.v
+    out: dict[int, float] = {}
+    for p in v["revolt_left"]:
+        out[p] = 1.0
+    out[N] = max(0, v["revolt_bonus"]) / MAX_BONUS
+    for q in v["winter_queue"]:
+        out[N + 1 + t.rel[q]] = 1.0
+    return out
+
+
+def _draft(t: _Seat) -> dict[int, float]:
+    v, players = t.v, t.players
     width = len(STACK_SIZES) + players + N
-    for k, q in enumerate(order):
-        row = base + 4 * N + k * width
-        left = view["stacks_left"][q]
+    out: dict[int, float] = {}
+    for p in v["draft_up"]:
+        out[p] = 1.0
+    if v["draft_drawn"] >= 0:
+        out[N + v["draft_drawn"]] = 1.0
+    for p in v["deck_top"]:
+        out[2 * N + p] = 1.0
+    for p in v["deck_bottom"]:
+        out[3 * N + p] = 1.0
+    lineup = D.stacks[players]
+    for k, q in enumerate(t.order):
+        row = 4 * N + k * width
+        left = v["stacks_left"][q]
         for j, size in enumerate(STACK_SIZES):
             if size in lineup:
                 out[row + j] = left.count(size) / lineup.count(size)
-        for p in view["last_seen"][q]:
+        for p in v["last_seen"][q]:
             out[row + len(STACK_SIZES) + players + p] = 1.0
-    for place, q in enumerate(view["draft_order"][:players]):
-        out[base + 4 * N + rel[q] * width + len(STACK_SIZES) + place] = 1.0
+    for place, q in enumerate(v["draft_order"][:players]):
+        out[4 * N + t.rel[q] * width + len(STACK_SIZES) + place] = 1.0
     return out
+
+
+#: The parts made as dicts of their places that are not 0 (TensorPart.sparse).
+_SPARSE = frozenset(
+    (
+        "owner",
+        "buildings",
+        "positions",
+        "choosing",
+        "events",
+        "action cards",
+        "turn",
+        "plans",
+        "bids",
+        "hands",
+        "march",
+        "winter",
+        "draft",
+    )
+)
+_ENCODERS: dict[str, Callable[[_Seat], Any]] = {
+    "phase": lambda t: _hot(len(PHASE_NAMES), PHASE_NAMES.index(t.v["phase"])),
+    "year": lambda t: _hot(MAX_YEARS, min(t.v["year"], MAX_YEARS) - 1),
+    "years": lambda t: _hot(MAX_YEARS, min(t.v["options"]["years"], MAX_YEARS) - 1),
+    "season": lambda t: _hot(len(SEASONS), SEASONS.index(t.v["season"])),
+    "to act": _to_act,
+    "owner": _owner,
+    "armies": _armies,
+    "buildings": _buildings,
+    "markers": lambda t: [min(m, MAX_MARKERS) / MAX_MARKERS for m in t.v["markers"]],
+    "in play": lambda t: _board(t, 0, N),
+    "region": lambda t: _board(t, N, N * REGIONS),
+    "province values": lambda t: _board(t, N + N * REGIONS, N * 3),
+    "seats": _seats,
+    "positions": _positions,
+    "choosing": _choosing,
+    "tower": _tower,
+    "supplies": _supplies,
+    "events": _events,
+    "action cards": _action_cards,
+    "turn": _turn,
+    "plans": _plans,
+    "bids": _bids,
+    "hands": _hands,
+    "march": _march,
+    "winter": _winter,
+    "draft": _draft,
+}
+
+
+@functools.cache
+def tensor_parts(players: int) -> TensorParts:
+    """The observation as :func:`observation_layout`'s parts, each made from a ``_Seat``."""
+    return TensorParts(
+        _Seat,
+        tuple(
+            TensorPart(part.name, part.size, _ENCODERS[part.name], part.name in _SPARSE)
+            for part in observation_layout(players)
+        ),
+    )
+
+
+def observation_tensor(view: dict[str, Any]) -> list[float]:
+    """One seat's view (``Match.view``) as ``observation_size(players)`` floats.
+
+    Reads the view only. Seats are relative to ``view["seat"]`` (a spectator: seat 0 first).
+    """
+    return tensor_parts(view["players"]).tensor(view)

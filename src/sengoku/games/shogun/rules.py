@@ -19,7 +19,18 @@ from typing import Any
 
 import msgspec
 
-from sengoku.core import Game, Gauge, LogEntry, Message, Outcome, Rng, msg, private, without_sources
+from sengoku.core import (
+    Game,
+    Gauge,
+    LogEntry,
+    Message,
+    Outcome,
+    Rng,
+    TensorParts,
+    msg,
+    private,
+    without_sources,
+)
 
 from ..catalog import catalog
 from . import encoding, gauges, heuristic, perform, planning, setup, views, winter
@@ -227,6 +238,9 @@ class Shogun(Game[State, ShogunAction]):
     def observation_tensor(self, view: dict[str, Any]) -> list[float]:
         """The view, seats relative to its own (:mod:`~sengoku.games.shogun.encoding`)."""
         return encoding.observation_tensor(view)
+
+    def observation_parts(self, players: int, options: ShogunOptions) -> TensorParts:
+        return encoding.tensor_parts(players)
 
     def explain_illegal(self, state: State, seat: int, action: Any) -> str | None:
         if seat not in self.to_act(state):
