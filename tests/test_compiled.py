@@ -9,6 +9,7 @@ every game and player count, whole games of the heuristic on every seat, and sea
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -65,7 +66,25 @@ def fingerprint() -> dict[str, Any]:
                 searched.append(None if refusal is None else refusal.code)
             match.act(seat, agents[seat].choose(match.view(seat), legal))
         out[f"heuristic {name} {players}"] = [match.to_record(), searched]
+        out[f"observations {name} {players}"] = observations(name, players)
     return out
+
+
+def observations(name: str, players: int, steps: int = 60) -> list[str]:
+    """Digests of the observations the PettingZoo environment gives along ``steps`` ids (the
+    research interfaces import and encode alike on both builds)."""
+    from sengoku.envs.pettingzoo import env
+
+    e = env(name, players)
+    e.reset(seed=11)
+    digests = []
+    for _ in range(steps):
+        observation, _, termination, _, info = e.last()
+        if termination:
+            break
+        digests.append(hashlib.sha256(observation.tobytes()).hexdigest()[:16])
+        e.step(int(info["action_mask"].nonzero()[0][-1]))
+    return digests
 
 
 def test_the_compiled_build_plays_exactly_as_the_pure_package(tmp_path: Path) -> None:

@@ -14,14 +14,16 @@
 See ``docs/research.md``.
 """
 
-from sengoku.core import SengokuError
-
 __all__ = ["MissingExtraError"]
 
 
-class MissingExtraError(SengokuError, ModuleNotFoundError):
+class MissingExtraError(ModuleNotFoundError):
     """A part of Sengoku used without its optional dependencies (its extra) installed; the
     message says what to install, in the form the README uses (from the checkout).
+
+    A ``ModuleNotFoundError`` only, not also a ``SengokuError``: in the compiled build
+    ``SengokuError`` is a compiled class, whose layout cannot be joined with
+    ``ModuleNotFoundError``'s in one class.
 
     >>> str(MissingExtraError("plots", "plots", "matplotlib"))
     "plots need matplotlib, which is not installed: pip install -e '.[plots]'"
