@@ -19,6 +19,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, os.environ.get("SENGOKU_SRC", str(ROOT / "src")))  # or a compiled build
@@ -32,9 +33,12 @@ from sengoku.envs import openspiel  # noqa: E402
 from sengoku.envs.pettingzoo import env  # noqa: E402
 
 
-def pettingzoo_steps(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+def pettingzoo_steps(
+    name: str, players: int, seconds: float, seed: int, observe: bool = True
+) -> tuple[int, int, float]:
     """Ids, whole games and CPU seconds of random masked ids through the AEC environment,
-    games seeded from ``seed`` on, for about ``seconds``."""
+    games seeded from ``seed`` on, for about ``seconds`` (``observe=False``: ``last()`` makes
+    no observation, the cost of the rest of a step)."""
     e = env(name, players)
     rng = Rng(seed)  # as the Match side picks: a random id costs about what a random action does
     steps = games = 0
@@ -42,7 +46,7 @@ def pettingzoo_steps(name: str, players: int, seconds: float, seed: int) -> tupl
     while time.process_time() - start < seconds:
         e.reset(seed=seed + games)
         for _agent in e.agent_iter():
-            _, _, termination, truncation, info = e.last()
+            _, _, termination, truncation, info = e.last(observe)
             if termination or truncation:
                 e.step(None)
                 continue
@@ -83,11 +87,21 @@ def match_steps(name: str, players: int, seconds: float, seed: int) -> tuple[int
     return actions, games, time.process_time() - start
 
 
-def interleaved(name: str, players: int, seconds: float, rounds: int) -> list[tuple[float, float]]:
-    """(steps per second, games per second) of PettingZoo, OpenSpiel and ``Match``, each
-    measured in ``rounds`` turns of ``seconds / rounds`` taken one after the other, so that a
-    machine that gets slower or faster meanwhile slows or speeds all three alike."""
-    kinds = (pettingzoo_steps, openspiel_steps, match_steps)
+def blind_steps(name: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    """As :func:`pettingzoo_steps` with no observations made."""
+    return pettingzoo_steps(name, players, seconds, seed, observe=False)
+
+
+def interleaved(
+    name: str, players: int, seconds: float, rounds: int, blind: bool
+) -> list[tuple[float, float]]:
+    """(steps per second, games per second) of PettingZoo, OpenSpiel and ``Match`` (and with
+    ``blind`` PettingZoo with no observations), each measured in ``rounds`` turns of
+    ``seconds / rounds`` taken one after the other, so that a machine that gets slower or
+    faster meanwhile slows or speeds them all alike."""
+    kinds: tuple[Any, ...] = (pettingzoo_steps, openspiel_steps, match_steps)
+    if blind:
+        kinds += (blind_steps,)
     totals = [[0, 0, 0.0] for _ in kinds]
     for turn in range(rounds):
         for total, measure in zip(totals, kinds, strict=True):
@@ -103,21 +117,28 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="a game (default: all)")
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rounds", type=int, default=3, help="turns each measure is split in")
+    parser.add_argument(
+        "--blind",
+        action="store_true",
+        help="also PettingZoo games with no observations made, over Match games",
+    )
     args = parser.parse_args()
     openspiel.register()
     print(
         "| game | players | PettingZoo ids/s | games/s | OpenSpiel ids/s | games/s "
         "| Match actions/s | games/s | PettingZoo games / Match games |"
+        + (" without observations |" if args.blind else "")
     )
-    print("|" + "---|" * 9)
+    print("|" + "---|" * (10 if args.blind else 9))
     for name in args.game or sengoku.available_games():
         for players in get_game(name).player_counts:
-            rates = interleaved(name, players, args.seconds, args.rounds)
-            (pz, pz_games), (os_, os_games), (plain, plain_games) = rates
+            rates = interleaved(name, players, args.seconds, args.rounds, args.blind)
+            (pz, pz_games), (os_, os_games), (plain, plain_games) = rates[:3]
+            blind = f" {rates[3][1] / plain_games:.3f} |" if args.blind else ""
             print(
                 f"| {name} | {players} | {pz:,.0f} | {pz_games:.2f} | {os_:,.0f} "
                 f"| {os_games:.2f} | {plain:,.0f} | {plain_games:.1f} "
-                f"| **{pz_games / plain_games:.3f}** |"
+                f"| **{pz_games / plain_games:.3f}** |{blind}"
             )
 
 
