@@ -68,6 +68,7 @@ class SengokuSoloEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat: the learner's seat, or ``"rotate"``: seat ``seed % players`` of each match.
         options: the game's options, for every match.
         skip_forced: follow spellings by themselves where only one id can come next.
+        render_mode: ``None`` or ``"ansi"`` (``render()`` gives the spectator's view as text).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
