@@ -4,12 +4,8 @@ seed; a bad id moves no game; Ray's actors give the same arrays as one process."
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
-import ray
 
 from sengoku.envs.pettingzoo import env
 from sengoku.envs.vector import RayVectorEnv, SengokuVectorEnv
@@ -86,24 +82,7 @@ def test_an_id_a_mask_does_not_allow_moves_no_game() -> None:
         np.testing.assert_array_equal(a, b)
 
 
-@pytest.fixture
-def local_ray() -> Iterator[None]:
-    """A Ray of 2 CPUs for this test alone."""
-    assert not ray.is_initialized()
-    ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.ERROR,
-        log_to_driver=False,
-    )
-    try:
-        yield
-    finally:
-        ray.shutdown()
-
-
-def test_ray_actors_step_the_games_as_one_process(local_ray: None) -> None:
+def test_ray_actors_step_the_games_as_one_process(ray_cluster: str) -> None:
     """Five slots over two actors (3 and 2): the reset and 40 steps give the arrays one
     process gives for the same seed and ids, and a bad id is refused before any actor moves."""
     remote = RayVectorEnv("shitenno", num_envs=5, workers=2, players=2)

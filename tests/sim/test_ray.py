@@ -8,14 +8,11 @@ tests do not depend on each other or on the order pytest runs them in.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import ray
 from typer.testing import CliRunner
 
@@ -44,23 +41,6 @@ def _sengoku(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def cluster() -> Iterator[str]:
-    """A Ray of 2 CPUs started by this test process; its address for other drivers."""
-    assert not ray.is_initialized()
-    ray.init(
-        address="local",
-        num_cpus=2,
-        include_dashboard=False,
-        logging_level=logging.ERROR,
-        log_to_driver=False,
-    )
-    try:
-        yield ray.get_runtime_context().gcs_address
-    finally:
-        ray.shutdown()
-
-
 def test_simulate_on_its_own_ray_gives_the_local_games(tmp_path: Path) -> None:
     """Without --address, `simulate --backend ray` starts a Ray of --jobs CPUs, plays the test
     game (registered only in this process, so the workers register it from its import path)
@@ -81,7 +61,7 @@ def test_simulate_on_its_own_ray_gives_the_local_games(tmp_path: Path) -> None:
     assert {r.agents for r in rows} == {("random", "heuristic", "random")}
 
 
-def test_simulate_and_tournament_on_a_running_cluster(cluster: str, tmp_path: Path) -> None:
+def test_simulate_and_tournament_on_a_running_cluster(ray_cluster: str, tmp_path: Path) -> None:
     """With --address, a separate `sengoku` process connects to the running cluster as a
     driver of its own; its simulation rows and its tournament standings (OpenSkill ratings
     included) equal the local backend's. In this process, a Ray session already open is used
@@ -90,7 +70,7 @@ def test_simulate_and_tournament_on_a_running_cluster(cluster: str, tmp_path: Pa
     local, remote = tmp_path / "local.parquet", tmp_path / "ray.parquet"
     done = runner.invoke(app, [*common, "--out", str(local)])
     assert done.exit_code == 0, done.output
-    far = _sengoku(*common, "--backend", "ray", "--address", cluster, "--out", str(remote))
+    far = _sengoku(*common, "--backend", "ray", "--address", ray_cluster, "--out", str(remote))
     assert far.returncode == 0, far.stderr
     assert read_results(remote) == read_results(local)
 
@@ -98,7 +78,7 @@ def test_simulate_and_tournament_on_a_running_cluster(cluster: str, tmp_path: Pa
     contest += ["2", "--seed", "5", "--json"]
     here = runner.invoke(app, contest)
     assert here.exit_code == 0, here.output
-    far = _sengoku(*contest, "--backend", "ray", "--address", cluster)
+    far = _sengoku(*contest, "--backend", "ray", "--address", ray_cluster)
     assert far.returncode == 0, far.stderr
     assert json.loads(far.stdout) == json.loads(here.output)
     assert json.loads(here.output)["games"] == 12
