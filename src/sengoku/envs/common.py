@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -242,12 +243,17 @@ class TokenPlay:
         if values is not None:
             return values
         values = self._tensors[seat] = self.game.observation_tensor(self.match.view(seat))
+        self.check_tensor(values)
+        return values
+
+    def check_tensor(self, values: Sequence[float]) -> None:
+        """Raise :class:`~sengoku.core.EncodingError` for a view tensor of the wrong size,
+        or, the first time, one with a value outside [0, 1]."""
         if not self._checked:
             check_observation(values, self.shape, self.game.name)
             self._checked = True
         elif len(values) != self.observation_size - self.space.size:
             check_observation(values, self.shape, self.game.name)
-        return values
 
     def view_array(self, seat: int | None) -> Any:
         """:meth:`view_tensor` as a read-only float32 numpy array (numpy: the ``pettingzoo``

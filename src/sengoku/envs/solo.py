@@ -160,11 +160,9 @@ class SengokuSoloEnv(gymnasium.Env[np.ndarray, np.int64]):
             play.carry_out(seat, agent.choose(view, match.legal_actions(seat)))
 
     def _observe(self) -> np.ndarray:
-        over = self.play.current_seat() is None
-        self._mask[:] = 0
-        if not over:
-            self._mask[self.play.legal_ids(self.seat)] = 1
-        observation: np.ndarray = self._table.observe(self.seat, not over)
+        asked = self.play.current_seat() is not None  # the learner's turn, or the end
+        self._mask = self._table.mask(self.seat, asked)
+        observation: np.ndarray = self._table.observe(self.seat, asked)
         return observation
 
     def _info(self) -> dict[str, Any]:

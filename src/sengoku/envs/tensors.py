@@ -36,15 +36,13 @@ from __future__ import annotations
 import struct
 from array import array as floats
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from sengoku.core import EncodingError, TensorParts
-from sengoku.core.encoding import check_observation
 
-if TYPE_CHECKING:
-    from .common import TokenPlay
+from .common import SPELLING_SCALE, TokenPlay
 
 __all__ = ["KeptTensor", "observation_into", "view_array"]
 
@@ -188,11 +186,7 @@ def view_array(play: TokenPlay, seat: int | None, kept: dict[int | None, Any]) -
     else:
         result = tensor.update(play.match.view(seat)).copy()
         result.flags.writeable = False
-        if not play._checked:
-            check_observation(result.tolist(), play.shape, play.game.name)
-            play._checked = True
-        elif len(result) != play.observation_size - play.space.size:
-            check_observation(result.tolist(), play.shape, play.game.name)
+        play.check_tensor(result)
     return result
 
 
@@ -200,8 +194,6 @@ def observation_into(play: TokenPlay, seat: int | None, out: np.ndarray) -> None
     """Write ``seat``'s observation (its view's tensor, then its spelling so far, as
     :meth:`TokenPlay.observation <sengoku.envs.common.TokenPlay.observation>`) into
     ``out``; ``None``: the public one, with no spelling."""
-    from .common import SPELLING_SCALE
-
     values = play.view_array(seat)
     size = len(values)
     out[:size] = values

@@ -156,9 +156,7 @@ class SengokuVectorEnv(VectorEnv):
         assert seat is not None  # a match that goes on has a seat to act
         self._seats[i] = seat
         self._observations[i] = table.observe(seat, True)
-        mask = self._masks[i]
-        mask[:] = 0
-        mask[table.play.legal_ids(seat)] = 1
+        self._masks[i] = table.mask(seat, True)
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self._masks.copy(), "seat": self._seats.copy()}
