@@ -45,6 +45,7 @@ ALLOWED = {
     "envs/vector": ("pettingzoo", "ray"),  # Ray imported when RayVectorEnv is made
     "envs/solo": ("pettingzoo",),
     "envs/tensors": ("pettingzoo", "openspiel"),  # numpy, in both
+    "envs/common": ("pettingzoo", "openspiel"),  # numpy, inside TokenPlay.view_array only
 }
 #: The research extras, each of one part; ``research`` is their union.
 RESEARCH = ("pettingzoo", "openspiel", "parquet", "plots", "ratings")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from array import array as floats
 from collections.abc import Sequence
 from typing import Any
 
@@ -264,11 +265,37 @@ class TokenPlay:
         changed are made again (:class:`~sengoku.envs.tensors.KeptTensor`).
         """
         array = self._arrays.get(seat)
-        if array is None:
-            from .tensors import view_array
+        if array is not None:
+            return array
+        import numpy as np
 
-            array = self._arrays[seat] = view_array(self, seat, self._kept)
+        from .tensors import KeptTensor
+
+        tensor = self._kept.get(seat)
+        if tensor is None and seat not in self._kept:
+            parts = self.game.observation_parts(self.match.players, self.match.options)
+            tensor = self._kept[seat] = None if parts is None else KeptTensor(parts)
+        if tensor is None:  # the game gives its tensor whole: as float32, through array("f")
+            array = np.frombuffer(floats("f", self.view_tensor(seat)), dtype=np.float32)
+        else:
+            array = tensor.update(self.match.view(seat)).copy()
+            array.flags.writeable = False
+            self.check_tensor(array)
+        self._arrays[seat] = array
         return array
+
+    def observation_into(self, seat: int | None, out: Any) -> None:
+        """Write ``seat``'s observation (as :meth:`observation`: its view's tensor, then its
+        spelling so far) into the float array ``out``; ``None``: the public one, with no
+        spelling. Through :meth:`view_array` (numpy)."""
+        values = self.view_array(seat)
+        size = len(values)
+        out[:size] = values
+        out[size:] = 0.0
+        if seat is not None:
+            for token in self.pending(seat):
+                place = size + token
+                out[place] = min(1.0, out[place] + 1 / SPELLING_SCALE)
 
     def observation_string(self, seat: int | None) -> str:
         """The seat's view and spelling so far (``None``: the public view), as JSON text."""

@@ -65,7 +65,6 @@ except ImportError as exc:
 from sengoku.core.errors import SengokuError
 
 from .common import TokenPlay
-from .tensors import observation_into
 
 __all__ = ["SengokuGame", "SengokuState", "register", "resampler", "vocabulary"]
 
@@ -277,7 +276,7 @@ class SengokuObserver:
         if state.play is None:
             self.tensor.fill(0.0)
         else:
-            observation_into(state.play, None if self.public_only else player, self.tensor)
+            state.play.observation_into(None if self.public_only else player, self.tensor)
 
     def string_from(self, state: SengokuState, player: int) -> str:
         """``player``'s information state (perfect recall) or observation, as text."""

@@ -68,7 +68,6 @@ except ImportError as exc:
     raise MissingExtraError("PettingZoo environments", "pettingzoo", exc.name) from None
 
 from .common import TokenPlay
-from .tensors import observation_into
 
 __all__ = ["SengokuAECEnv", "SengokuParallelEnv", "env", "parallel_env"]
 
@@ -139,7 +138,7 @@ class _Table:
 
     def observe(self, seat: int, asked: bool) -> Any:
         observation = np.empty(self.play.observation_size, dtype=np.float32)
-        observation_into(self.play, seat, observation)
+        self.play.observation_into(seat, observation)
         if self.mask_in_observation:
             return {"observation": observation, "action_mask": self.mask(seat, asked)}
         return observation

@@ -34,7 +34,6 @@ True
 from __future__ import annotations
 
 import struct
-from array import array as floats
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,9 +41,7 @@ import numpy as np
 
 from sengoku.core import EncodingError, TensorParts
 
-from .common import SPELLING_SCALE, TokenPlay
-
-__all__ = ["KeptTensor", "observation_into", "view_array"]
+__all__ = ["KeptTensor"]
 
 #: A read of the whole view (iterating it): the part is made again at any change.
 _EVERYTHING = object()
@@ -170,35 +167,3 @@ class KeptTensor:
             self.made += 1
         self._last = view
         return array
-
-
-def view_array(play: TokenPlay, seat: int | None, kept: dict[int | None, Any]) -> np.ndarray:
-    """The tensor of ``seat``'s view in ``play`` as a read-only float32 array, through the
-    seat's :class:`KeptTensor` in ``kept`` where the game gives parts (see
-    :meth:`TokenPlay.view_array <sengoku.envs.common.TokenPlay.view_array>`)."""
-    tensor = kept.get(seat)
-    if tensor is None and seat not in kept:
-        match = play.match
-        parts = play.game.observation_parts(match.players, match.options)
-        tensor = kept[seat] = None if parts is None else KeptTensor(parts)
-    if tensor is None:  # the game gives its tensor whole: as float32, through array("f")
-        result = np.frombuffer(floats("f", play.view_tensor(seat)), dtype=np.float32)
-    else:
-        result = tensor.update(play.match.view(seat)).copy()
-        result.flags.writeable = False
-        play.check_tensor(result)
-    return result
-
-
-def observation_into(play: TokenPlay, seat: int | None, out: np.ndarray) -> None:
-    """Write ``seat``'s observation (its view's tensor, then its spelling so far, as
-    :meth:`TokenPlay.observation <sengoku.envs.common.TokenPlay.observation>`) into
-    ``out``; ``None``: the public one, with no spelling."""
-    values = play.view_array(seat)
-    size = len(values)
-    out[:size] = values
-    out[size:] = 0.0
-    if seat is not None:
-        for token in play.pending(seat):
-            place = size + token
-            out[place] = min(1.0, out[place] + 1 / SPELLING_SCALE)
