@@ -85,6 +85,31 @@ def shot(request: pytest.FixtureRequest) -> Callable[[Page, str], Path]:
     return take
 
 
+def click_on_map(page: Page, selector: str) -> None:
+    """Click the first element ``selector`` finds where a person would: at a point where it
+    is the topmost thing drawn. A province's box centre may lie on a neighbour's shape (a
+    curved province round a small one), where Playwright's own click would land instead."""
+    target = page.locator(selector).first
+    target.scroll_into_view_if_needed()
+    point = target.evaluate(
+        """el => {
+            const box = el.getBoundingClientRect();
+            for (let n = 2; n <= 32; n *= 2) {
+                for (let i = 1; i < n; i++) {
+                    for (let j = 1; j < n; j++) {
+                        const x = box.left + box.width * i / n, y = box.top + box.height * j / n;
+                        const hit = document.elementFromPoint(x, y);
+                        if (hit && (hit === el || el.contains(hit))) return [x, y];
+                    }
+                }
+            }
+            return null;
+        }"""
+    )
+    assert point is not None, f"{selector} is drawn nowhere on top"
+    page.mouse.click(point[0], point[1])
+
+
 def console_errors(page: Page) -> list[str]:
     """Collect the page's console errors (script errors are collected by ``open_page``)."""
     errors: list[str] = []

@@ -22,7 +22,7 @@ import sengoku
 from sengoku.core import message_from_json, render
 from tests.server.harness import Server
 
-from .conftest import PHONE, check_no_overflow, open_page
+from .conftest import PHONE, check_no_overflow, click_on_map, open_page
 from .test_shogun_browser import TURN, after, create_from_lobby, number, submit_plan
 
 Shot = Callable[[Page, str], Path]
@@ -232,7 +232,7 @@ def test_a_whole_shogun_match_shows_every_battle_and_follows_the_log(
             continue
         attack = page.locator("svg.map path.province.target.attack")
         if attack.count():
-            attack.first.click()
+            click_on_map(page, "svg.map path.province.target.attack")
         elif page.locator('#controls [data-key^="armies-"]').count():
             expect(page.locator("svg.map g.attack-arrow.pending")).to_have_count(1)
             if "march" not in shots:

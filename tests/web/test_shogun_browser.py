@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 from tests.server.harness import Server
 
-from .conftest import PHONE, open_page
+from .conftest import PHONE, click_on_map, open_page
 
 Shot = Callable[[Page, str], Path]
 TURN = 60_000  # ms: bots of level easy answer at once; the server needs a moment
@@ -132,7 +132,7 @@ def test_shogun_against_three_bots_through_the_first_winter(
             if battles == 0:
                 shot(page, "3-battle-targets")
             # attack by clicking the marked province on the map
-            page.locator("svg.map path.province.target.attack").first.click()
+            click_on_map(page, "svg.map path.province.target.attack")
             battles += 1
         elif page.locator("#controls button.choice").count():
             buttons = page.locator("#controls button.choice")
