@@ -58,10 +58,10 @@ at the end; the repository is left as it is), and its server runs there with a
 this/other.
 
 Several processes (``--processes 2``; PostgreSQL only: ``--postgres`` or a postgresql
-``--db``): that many servers on one database. Match i is created on server i mod P and seat
-s connects to server s mod P (seats 0 and 2 to the first, 1 and 3 to the second), so each
-move reaches the other seats through PostgreSQL's notifications. CPU and memory are summed
-over the processes; the report shows each one's CPU too.
+``--db``): that many servers on one database. Match i is created on server i mod P, which
+owns it (server/owners.py), and its seats connect there, as the proxy would route them
+(docs/deploy.md). CPU and memory are summed over the processes; the report shows each one's
+CPU too.
 
 Every server gets the limits the load needs: ``--messages-per-second`` (1000 by default),
 ``--matches-per-minute`` (as many as the matches, or 1,000,000 in hold mode),
@@ -455,7 +455,7 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
             """Play match ``number``'s seats; whether they all ended without a problem."""
             match, group, runs = matches[number], [], []
             for seat in match["seats"]:
-                server = servers[seat["seat"] % len(servers)]
+                server = servers[number % len(servers)]  # its owner, which made it
                 stats = SeatStats(number, seat["seat"])
                 group.append(stats)
                 rng = random.Random(f"{args.seed}/{number}/{seat['seat']}")
@@ -842,7 +842,7 @@ def header(info: dict[str, Any], p: dict[str, Any]) -> None:
         n = p["processes"]
         print(
             f"{n} server processes on one database: match i is created on process i mod {n}, "
-            f"seat s connects to process s mod {n}"
+            "and its seats connect to it, its owner"
         )
 
 

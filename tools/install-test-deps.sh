@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite needs besides Python ones: PostgreSQL (the database
-# tests start their own throw-away server), Chromium (the browser tests drive
+# tests start their own throw-away server), HAProxy (the tests of several server processes
+# put it in front of them), Chromium (the browser tests drive
 # /usr/bin/chromium with Playwright) and CJK fonts (Japanese and Chinese pages in
 # screenshots). Installs only what is missing; needs root then. And PyTorch 2.13.0 for the
 # learning extra's masked PPO, before the dev extra asks for torch>=2.3: the development
@@ -13,6 +14,7 @@ fi
 need=()
 compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+command -v haproxy >/dev/null || [ -x /usr/sbin/haproxy ] || need+=(haproxy)
 [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || need+=(fonts-noto-cjk)
 if [ ${#need[@]} -eq 0 ]; then
   exit 0

@@ -998,6 +998,30 @@ def serve(
             "fewer bytes on the network, some server CPU per message (docs/performance.md)."
         ),
     ] = True,
+    processes: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Server processes to start, with HAProxy in front of them at --host and --port "
+            "(they listen on the ports after it); more than 1 needs --db postgresql://... "
+            "(docs/deploy.md).",
+        ),
+    ] = 1,
+    process_name: Annotated[
+        str | None,
+        typer.Option(
+            help="On PostgreSQL, the name the reverse proxy routes this process by (?at=NAME; "
+            "default: p and the process id); see docs/deploy.md."
+        ),
+    ] = None,
+    owner_lease: Annotated[
+        float,
+        typer.Option(
+            min=0.5,
+            help="On PostgreSQL, seconds after which the other processes take over the matches "
+            "of a process that stopped answering.",
+        ),
+    ] = 3.0,
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
@@ -1029,7 +1053,13 @@ def serve(
         review_iterations=review_iterations,
         public_url=public_url or "",
         trusted_proxies=tuple(trusted_proxy or ()),
+        process_name=process_name or "",
+        process_address=f"{host}:{port}",
+        owner_lease=owner_lease,
     )
+    if processes > 1:
+        _serve_group(settings, processes, host, port, ws_compression)
+        return
     try:
         application = create_app(settings)
     except ImportError as exc:  # a postgresql:// URL without psycopg: the message says what to do
@@ -1052,6 +1082,30 @@ def serve(
         ws_per_message_deflate=ws_compression,
         log_level="info",
     )
+
+
+def _serve_group(settings: Any, processes: int, host: str, port: int, ws_compression: bool) -> None:
+    """``sengoku serve --processes N``: N processes behind HAProxy (``server/proxy.py``)."""
+    from sengoku.server.proxy import ProcessGroup
+
+    try:
+        group = ProcessGroup(settings, processes, host, port, port + 1, ws_compression)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    typer.echo(
+        f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  ({processes} processes on "
+        f"ports {port + 1}-{port + processes} behind HAProxy; database: "
+        f"{_safe_url(settings.database_url)})"
+    )
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    group.start()
+    try:
+        group.watch()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        group.stop()
 
 
 def _exit_on_signal(signum: int, _frame: object) -> None:

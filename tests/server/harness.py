@@ -112,10 +112,13 @@ class Server:
         extra: Sequence[str] = ("--messages-per-second", "200", *ROOMY_ACCOUNTS, *NO_REVIEWS),
         cwd: Path | None = None,
         env: Mapping[str, str] | None = None,
+        name: str | None = None,
     ) -> None:
         """``cwd`` and ``env``: the process's directory and environment (default: ours), e.g.
-        another checkout and a ``PYTHONPATH`` naming its ``src``."""
+        another checkout and a ``PYTHONPATH`` naming its ``src``; ``name``: the process's
+        name behind a proxy (``--process-name``)."""
         self.db_url = db_url
+        self.name = name
         self.bot_workers = bot_workers
         self.extra = list(extra)
         self.cwd = cwd
@@ -150,6 +153,7 @@ class Server:
                     self.db_url,
                     "--bot-workers",
                     str(self.bot_workers),
+                    *(("--process-name", self.name) if self.name else ()),
                     *self.extra,
                 ],
                 stdout=out,
@@ -228,6 +232,7 @@ class Client:
         log_since: int = 0,
         hello: bool = True,
         headers: Mapping[str, str] | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> None:
         self._stack = contextlib.ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
@@ -241,12 +246,15 @@ class Client:
         )
         self.received: list[dict[str, Any]] = []
         self.latest: dict[str, Any] | None = None  # the newest welcome/update
+        self.unread: list[dict[str, Any]] = []  # received already, given by recv first
         if hello:
-            self.send({"type": "hello", "token": token, "log_since": log_since})
+            self.send({"type": "hello", "token": token, "log_since": log_since, **(extra or {})})
 
     def recv(self, timeout: float = 60) -> dict[str, Any]:
         """The next message."""
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        message: dict[str, Any] = (
+            self.unread.pop(0) if self.unread else json.loads(self.ws.recv(timeout=timeout))
+        )
         self.received.append(message)
         if message["type"] in ("welcome", "update"):
             self.latest = message
@@ -398,3 +406,90 @@ class Person:
     def close(self) -> None:
         """Close the HTTP client."""
         self.http.close()
+
+
+class Proxy:
+    """HAProxy in front of server processes, with the configuration ``sengoku serve
+    --processes`` writes (each server needs a ``name``); clients follow ``moved``."""
+
+    def __init__(self, servers: Sequence[Server]) -> None:
+        from sengoku.server.proxy import haproxy_config
+
+        self.servers = list(servers)
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="sengoku-haproxy-"))
+        members = [(str(s.name), f"127.0.0.1:{s.port}") for s in self.servers]
+        config = self.dir / "haproxy.cfg"
+        config.write_text(haproxy_config(f"127.0.0.1:{self.port}", members))
+        self.log = self.dir / "log.txt"
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [shutil.which("haproxy") or "haproxy", "-db", "-f", str(config)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.http = httpx.Client(base_url=self.base, timeout=30, follow_redirects=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                if self.http.get("/api/health").status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"HAProxy did not start: {self.log.read_text()[-2000:]}")
+
+    @property
+    def base(self) -> str:
+        """The proxy's HTTP address, the one address clients know."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        """GET through the proxy (following redirects to a match's owner)."""
+        return self.http.get(path, **kwargs)
+
+    def post(self, path: str, **kwargs: Any) -> httpx.Response:
+        """POST through the proxy (following redirects to a match's owner)."""
+        return self.http.post(path, **kwargs)
+
+    create = Server.create
+
+    def client(
+        self,
+        match_id: str,
+        token: str | None = None,
+        log_since: int = 0,
+        tries: int = 40,
+        extra: Mapping[str, Any] | None = None,
+    ) -> Client:
+        """A WebSocket client of the match through the proxy, following ``moved`` answers to
+        the process that serves it (``?at=NAME``) as the page does; its first message (the
+        welcome) is left for it to read; ``extra``: more fields of its hello."""
+        at: str | None = None
+        for attempt in range(tries):
+            query = f"?at={at}" if at else ""
+            url = f"ws://127.0.0.1:{self.port}/ws/matches/{match_id}{query}"
+            try:
+                client = Client(url, token, log_since, extra=extra)
+                first = client.recv(30)
+            except Exception:  # the proxy found no process to take it: again in a moment
+                time.sleep(0.2)
+                continue
+            if first["type"] == "error" and first["code"] == "moved":
+                client.close()
+                at = first["at"]
+                time.sleep(0 if attempt == 0 else 0.2)
+                continue
+            client.unread.append(first)
+            client.received.pop()
+            client.latest = None
+            return client
+        raise RuntimeError(f"match {match_id} could not be reached through the proxy")
+
+    def stop(self) -> None:
+        """Stop HAProxy and delete its files."""
+        self.http.close()
+        with contextlib.suppress(ProcessLookupError):
+            self.process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+        shutil.rmtree(self.dir, ignore_errors=True)

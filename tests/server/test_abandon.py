@@ -15,7 +15,7 @@ import pytest
 from sengoku.server.store import Seat, Store
 
 from .conftest import BACKENDS, backend_server
-from .harness import Person, PostgresCluster, Server
+from .harness import Person, PostgresCluster, Proxy, Server
 
 Make = Callable[[Server], Person]
 
@@ -148,25 +148,32 @@ def test_no_action_is_stored_once_a_match_is_abandoned(
     store.dispose()
 
 
-def test_another_process_hears_of_the_abandon(postgres: PostgresCluster) -> None:
-    """Two processes on one PostgreSQL database: a match abandoned through one stops in the
-    other, whose clients are told and whose moves are refused."""
+def test_an_abandon_sent_to_another_process_reaches_the_owner(postgres: PostgresCluster) -> None:
+    """Two processes behind the proxy: an abandon sent to the process that does not own the
+    match is redirected to the owner (``307``, ``?at=NAME``), whose clients are told and
+    whose moves are refused."""
     url = postgres.new_database()
-    first, second = Server(url), Server(url)
+    first, second = Server(url, name="s1"), Server(url, name="s2")
+    proxy = Proxy([first, second])
     try:
         made = first.create("shitenno", 3, ["human"] * 3)
         acting = first.get(f"/api/matches/{made['id']}").json()["to_act"][0]
-        player = second.client(made["id"], made["seats"][acting]["token"])
+        player = proxy.client(made["id"], made["seats"][acting]["token"])
         welcome = player.until(lambda m: m["type"] == "welcome")
-        assert abandon(first, made["id"], made["host_token"]).status_code == 200
+        sent = abandon(second, made["id"], made["host_token"])
+        assert sent.status_code == 307
+        assert sent.headers["location"] == f"/api/matches/{made['id']}/abandon?at=s1"
+        headers = {"authorization": f"Bearer {made['host_token']}"}
+        assert proxy.post(sent.headers["location"], headers=headers).status_code == 200
         told = player.until(lambda m: m.get("abandoned") is True)
         assert told["legal"] == []
         choice = {k: v for k, v in welcome["legal"][0].items() if k != "message"}
         answer = player.act(choice, ref="late", expect=welcome["number"])
         assert answer["code"] == "match_abandoned", answer
-        assert second.get(f"/api/matches/{made['id']}").json()["actions"] == welcome["number"]
+        assert proxy.get(f"/api/matches/{made['id']}").json()["actions"] == welcome["number"]
         player.close()
     finally:
+        proxy.stop()
         first.stop()
         second.stop()
     for server in (first, second):

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 from sengoku.server.store import Store
 
-from .harness import Client, PostgresCluster, Server, play_out_at_random
+from .harness import Client, PostgresCluster, Proxy, Server, play_out_at_random
 
 BACKENDS = ["sqlite", "postgresql"]
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
@@ -182,12 +182,15 @@ def test_the_welcome_has_the_last_fifty_messages(server: Server) -> None:
 
 
 def test_chat_reaches_the_clients_of_another_process(postgres: PostgresCluster) -> None:
+    """Two processes behind the proxy: both seats reach the match's owner, which passes
+    chat between them and keeps the recent messages."""
     url = postgres.new_database()
-    first, second = Server(url), Server(url)
+    first, second = Server(url, name="s1"), Server(url, name="s2")
+    proxy = Proxy([first, second])
     try:
         made = _two_people(first)
-        red = first.client(made["id"], made["seats"][0]["token"])
-        blue = second.client(made["id"], made["seats"][1]["token"])
+        red = proxy.client(made["id"], made["seats"][0]["token"])
+        blue = proxy.client(made["id"], made["seats"][1]["token"])
         red.until(lambda m: m["type"] == "welcome")
         blue.until(lambda m: m["type"] == "welcome")
         _chat(red, "across processes")
@@ -195,12 +198,13 @@ def test_chat_reaches_the_clients_of_another_process(postgres: PostgresCluster) 
         assert got["seat"] == 0 and got["text"] == "across processes"
         _chat(blue, "and back")
         assert _next_chat(red)["text"] == "and back"
-        later = second.client(made["id"])  # the second process keeps its recent messages
+        later = proxy.client(made["id"])  # the owner keeps the recent messages
         welcome = later.until(lambda m: m["type"] == "welcome")
         assert [c["text"] for c in welcome["chat"]] == ["across processes", "and back"]
         for client in (red, blue, later):
             client.close()
     finally:
+        proxy.stop()
         first.stop()
         second.stop()
     for server in (first, second):

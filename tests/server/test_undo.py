@@ -8,7 +8,9 @@ from typing import Any
 
 from sengoku.core import Match, message_to_json
 
-from .harness import Client, PostgresCluster, Server
+from .harness import Client, PostgresCluster, Proxy, Server
+
+HINTS = {"undo_hints": True}
 
 
 def hinted(server: Server, match_id: str, token: str | None, undos: int | None = None) -> Client:
@@ -209,15 +211,22 @@ def test_an_undo_is_durable_and_a_client_that_missed_it_gets_the_whole_log(
     late.close()
 
 
-def test_two_processes_on_one_postgresql_see_each_others_undo(postgres: PostgresCluster) -> None:
-    """Another process's undo is caught up on (the count of undos changed): its clients get
-    the whole position again, and its next action is stored after the shorter history."""
+def test_two_processes_on_one_postgresql_undo_through_the_proxy(postgres: PostgresCluster) -> None:
+    """Two processes behind the proxy: the clients of a match reach its owner, an undo gives
+    the others the whole position again, and the next action is stored after the shorter
+    history."""
     url = postgres.new_database()
-    first, second = Server(url), Server(url)
+    first, second = Server(url, name="s1"), Server(url, name="s2")
+    proxy = Proxy([first, second])
     try:
         made = first.create("shogun", 4, ["human"] * 4, seed=5)
-        red = hinted(first, made["id"], made["seats"][0]["token"])
-        blue = hinted(second, made["id"], made["seats"][1]["token"])
+
+        def hinted_there(seat: int) -> Client:  # through the proxy, at the match's owner
+            client = proxy.client(made["id"], made["seats"][seat]["token"], extra=HINTS)
+            client.until(lambda m: m["type"] == "welcome")
+            return client
+
+        red, blue = hinted_there(0), hinted_there(1)
         act(red, red.latest["legal"][0]["notation"])  # type: ignore[index]
         blue.until(lambda m: m["type"] == "update" and m["number"] == 1)
         act(blue, blue.latest["legal"][0]["notation"])  # type: ignore[index]
@@ -234,6 +243,7 @@ def test_two_processes_on_one_postgresql_see_each_others_undo(postgres: Postgres
         red.close()
         blue.close()
     finally:
+        proxy.stop()
         first.stop()
         second.stop()
     for server in (first, second):

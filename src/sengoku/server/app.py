@@ -25,6 +25,7 @@ from .errors import install_handlers
 from .hub import Hub
 from .limits import BodyLimit, SecurityHeaders, SocketCount, WindowLimit
 from .listen import listen
+from .owners import Owners, default_name
 from .ratings import Ratings
 from .reviews import Reviews
 from .routers import accounts, health, matches, pages, play, players, replays, tables, tutorials
@@ -63,6 +64,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await run_in_threadpool(store.migrate)
+        owners = None
+        if store.is_postgres:  # every running match is served by one process (owners.py)
+            name = settings.process_name or default_name(settings.process_address)
+            owners = Owners(store, name, settings.process_address, settings.owner_lease)
+            await run_in_threadpool(owners.register)
         workers = settings.bot_workers or os.cpu_count() or 1
         hub = svc.started = Hub(
             store,
@@ -73,6 +79,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             svc.ratings.apply,
             svc.reviews.ended,
             min(workers, HINT_SEARCHES),
+            owners,
         )
         listener = asyncio.create_task(listen(store, hub)) if store.is_postgres else None
         rated = await run_in_threadpool(svc.ratings.apply_pending)
@@ -80,7 +87,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             log.info("rated %d matches that ended before the last stop", rated)
         reloaded = await hub.load_running()
         hub.expire_idle(settings.abandon_idle_days)
-        log.info("sengoku %s: %d unfinished matches going on", sengoku.__version__, reloaded)
+        if owners is not None:
+            owners.start(hub)  # takes its share of the matches nobody serves
+            log.info("sengoku %s: process %s (%s)", sengoku.__version__, owners.id, owners.address)
+        else:
+            log.info("sengoku %s: %d unfinished matches going on", sengoku.__version__, reloaded)
         svc.reviews.start()
         try:
             yield
@@ -91,6 +102,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
                     await listener
             await svc.reviews.close()
             await hub.close()
+            if owners is not None:  # after the last write: the others take over at once
+                await owners.stop()
             store.dispose()
 
     app = FastAPI(

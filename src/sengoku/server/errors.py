@@ -11,8 +11,10 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .owners import MovedError
 
 __all__ = ["ApiError", "error_response", "install_handlers"]
 
@@ -44,6 +46,18 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.exception_handler(MovedError)
+    async def moved(request: Request, exc: MovedError) -> JSONResponse | RedirectResponse:
+        """Another process serves the match: ask again there (``?at=NAME``, which the proxy
+        routes by; a ``307`` keeps the method and the body). If the request came with that
+        name already, the proxy could not reach that process: try again in a moment (the
+        others take its matches once its lease runs out)."""
+        if exc.name is None or request.query_params.get("at") == exc.name:
+            message = "the match's server process cannot be reached now; try again in a moment"
+            return error_response(503, "moved", message, {"Retry-After": "1"})
+        there = request.url.include_query_params(at=exc.name)
+        return RedirectResponse(f"{there.path}?{there.query}", 307)  # the same scheme and host
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:

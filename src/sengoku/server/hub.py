@@ -42,6 +42,7 @@ from .bots import bot_seed, decide, hint_answer, hint_prior, hint_search
 from .chat import CHAT_RECENT, SPECTATOR_NAME, ChatError, chat_message, check_text
 from .commit import GroupCommit
 from .live import (
+    CLOSE_MOVED,
     CLOSE_REVOKED,
     Connection,
     HintError,
@@ -51,6 +52,7 @@ from .live import (
     UndoDisabledError,
 )
 from .models import utcnow
+from .owners import MovedError, Owners
 from .store import Append, Seat, Store, StoredMatch, digest
 
 __all__ = ["Hub", "MatchSetup"]
@@ -91,6 +93,7 @@ class Hub:
         on_finish: Callable[[str], object] | None = None,
         on_end: Callable[[LiveMatch], object] | None = None,
         hint_searches: int = 1,
+        owners: Owners | None = None,
     ) -> None:
         """``idle_seconds``: how long a running match nothing happens in stays in memory
         (0: for as long as the process runs); ``finished_cache``: how many finished matches
@@ -98,8 +101,10 @@ class Hub:
         worker thread) with the id of each rated match this process ends, before anyone is
         told of its end (the ratings); ``on_end``: called (in the event loop) with every
         match this process ends, after that (a review is asked for); ``hint_searches``: how
-        many searches a hint runs at once in the bot workers."""
+        many searches a hint runs at once in the bot workers; ``owners``: with several
+        processes, this one's ownership of matches (it serves only those it owns)."""
         self.store = store
+        self.owners = owners
         self.on_finish = on_finish
         self.on_end = on_end
         self.hint_searches = hint_searches
@@ -141,6 +146,10 @@ class Hub:
         """Replay a match from the database (``None``: there is none) and serve it, or keep
         it with the finished ones; the caller registered this task in ``_loads``."""
         try:
+            if self.owners is not None:  # serve only our own; read it after claiming it
+                owner = await run_in_threadpool(self.owners.claim, match_id)
+                if owner is not None:
+                    raise MovedError(match_id, owner)
             stored = await run_in_threadpool(self.store.get, match_id)
             if stored is None or stored.status == "open":  # a table is served once started
                 return None
@@ -152,7 +161,7 @@ class Hub:
                 self._keep(live)
                 return live
             self._go_live(live)
-            if self.store.is_postgres:  # a notification may have come while it loaded
+            if self.store.is_postgres and self.owners is None:  # a notification may have come
                 async with live.lock:
                     await self._catch_up(live)
             return live
@@ -162,7 +171,10 @@ class Hub:
     async def load_running(self) -> int:
         """Load every unfinished match (on start) and let its bots and clock go on; those
         that only wait for a person without a turn clock leave memory again at once (the
-        next request loads them). Returns how many stay."""
+        next request loads them). Returns how many stay. With several processes, each takes
+        its share of them as orphans instead (:class:`~.owners.Owners`)."""
+        if self.owners is not None:
+            return 0
         ids = await run_in_threadpool(self.store.running_ids)
         for match_id in ids:
             try:
@@ -173,6 +185,49 @@ class Hub:
             if live is not None and self._idle(live):
                 self._evict(live)
         return len(self.live)
+
+    async def adopt(self, match_id: str) -> None:
+        """Serve a match this process took over (:class:`~.owners.Owners`): its bots and
+        clock go on; one that only waits for a person leaves memory again, still ours."""
+        try:
+            live = await self.get(match_id)
+        except MovedError:  # another process took it meanwhile
+            return
+        except Exception:
+            log.exception("match %s could not be taken over", match_id)
+            return
+        if live is not None and self._idle(live):
+            self._evict(live)
+
+    async def drop_running(self) -> None:
+        """This process lost its lease: stop serving every running match (the others take
+        them); their clients are told to connect again (:meth:`_lost`)."""
+        for live in [live for live in self.live.values() if not live.over]:
+            self._lost(live, None)
+
+    def _lost(self, live: LiveMatch, owner: str | None) -> None:
+        """Another process owns the match now: its clients get ``moved`` (naming ``owner``
+        when known) and are closed, so they connect again through the proxy; the match
+        leaves memory."""
+        message = {
+            "type": "error",
+            "code": "moved",
+            "message": "the match is served by another server process now; connect again",
+            "ref": None,
+            "at": owner,
+        }
+        for conn in list(live.connections):
+            conn.push(message)
+            conn.shut(CLOSE_MOVED)
+        live.connections.clear()
+        self._evict(live)
+
+    async def _still_ours(self, live: LiveMatch) -> None:
+        """After a refused write: raise :class:`~.owners.MovedError` (and stop serving the match)
+        if it is no longer this process's own."""
+        if self.owners is not None and not await run_in_threadpool(self.owners.owns, live.id):
+            self._lost(live, None)
+            raise MovedError(live.id, None)
 
     async def create(self, setup: MatchSetup) -> LiveMatch:
         """Set up and store a new match, and serve it (bad set-ups raise ``SetupError`` or
@@ -246,7 +301,7 @@ class Hub:
             _check_actor(live, seat, by_bot, conn, clock)
             # With several processes this one may be behind the database: before refusing
             # an action as illegal or stale, it catches up once.
-            behind_checked = not self.store.is_postgres
+            behind_checked = not self.store.is_postgres or self.owners is not None
             for _attempt in range(20):
                 try:
                     if expect is not None and not (
@@ -287,7 +342,9 @@ class Hub:
                         await run_in_threadpool(live.refresh_hints, hinted, seat, before)
                     self._after_change(live, seat)
                     return notation
-                # Another process stored an action first, or abandoned the match.
+                # Another process stored an action first, or abandoned the match, or (with
+                # owners) it is no longer ours.
+                await self._still_ours(live)
                 if (fresh := await run_in_threadpool(self._refresh, live.id)).status == "abandoned":
                     self._abandoned(live, fresh)
                     _check_actor(live, seat, by_bot, conn, clock)
@@ -307,7 +364,7 @@ class Hub:
             _check_actor(live, seat, False, conn, False)
             if not live.stored.allow_undo:
                 raise UndoDisabledError("the host turned undo off for this match")
-            behind_checked = not self.store.is_postgres
+            behind_checked = not self.store.is_postgres or self.owners is not None
             for _attempt in range(20):
                 trial = live.match.clone()
                 point = live.undo_points.get(seat)
@@ -332,6 +389,7 @@ class Hub:
                         await run_in_threadpool(live.refresh_hints, hinted)
                     self._after_change(live, seat, reset=True)
                     return str(action)
+                await self._still_ours(live)
                 await self._catch_up(live)  # another process changed the match first
             raise StaleActionError("the match is too busy; try again")
 

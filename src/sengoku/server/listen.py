@@ -8,6 +8,7 @@ import json
 import logging
 
 from .hub import Hub
+from .owners import OWNERS_CHANNEL
 from .store import CHAT_CHANNEL, NOTIFY_CHANNEL, Store
 
 __all__ = ["listen"]
@@ -51,9 +52,14 @@ async def listen(store: Store, hub: Hub) -> None:
             async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 await conn.execute(f"LISTEN {CHAT_CHANNEL}")
+                await conn.execute(f"LISTEN {OWNERS_CHANNEL}")
                 for match_id in [*hub.live, *hub.finished]:  # missed while not listening
                     notified(match_id)
                 async for note in conn.notifies():
+                    if note.channel == OWNERS_CHANNEL:  # a process left: take its matches
+                        if hub.owners is not None:
+                            hub.owners.woken.set()
+                        continue
                     if note.channel == CHAT_CHANNEL:
                         chat_noted(hub, store, note.payload)
                         continue

@@ -27,6 +27,7 @@ from .store import Seat, StoredMatch
 
 __all__ = [
     "CLOSE_LAGGING",
+    "CLOSE_MOVED",
     "CLOSE_REFUSED",
     "CLOSE_REVOKED",
     "CLOSE_UNKNOWN",
@@ -69,6 +70,9 @@ class SeatError(Exception):
 
 #: WebSocket close codes: refused at hello, unknown match, seat given away, not reading.
 CLOSE_REFUSED, CLOSE_UNKNOWN, CLOSE_REVOKED, CLOSE_LAGGING = 4400, 4404, 4401, 4408
+#: another server process serves the match (now): connect again, at the name the
+#: ``moved`` error gave (docs/deploy.md)
+CLOSE_MOVED = 4307
 
 
 @dataclass(eq=False)

@@ -72,6 +72,23 @@ class MatchRow(Base):
     rating_applied: Mapped[bool] = mapped_column(default=False, server_default=false())
     # the advisor (migration 0005_advisor): the host's hint option
     allow_hints: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # ownership (migration 0007_owners): the server process that serves the running match
+    # (``server_processes.id``), with several processes on PostgreSQL (docs/architecture.md)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class ProcessRow(Base):
+    """A server process that owns matches (several processes on PostgreSQL): its id (one per
+    start), its name (what the reverse proxy routes by), its address, and until when its lease
+    holds; it renews the lease while it lives (``owners.py``)."""
+
+    __tablename__ = "server_processes"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    address: Mapped[str] = mapped_column(String(255))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class SeatRow(Base):

@@ -64,6 +64,12 @@ class ServerSettings:
         sign_ups_per_hour: accounts one address may make in an hour.
         session_idle_seconds, session_max_seconds: a session ends when unused this long, and
             this long after the sign-in whatever happens.
+        process_name: with several processes on PostgreSQL, the name the reverse proxy
+            routes this one by (``?at=NAME``; default ``p`` and the process id);
+            process_address: where it listens (``host:port``), noted beside it in the database.
+        owner_lease: seconds this process's matches stay its own after it last said it
+            lives (it says so every fifth of that); once it has been silent that long, the
+            other processes take them over.
         review_workers: processes the reviews of finished matches are made in (apart from
             the bots'); review_iterations: the search's budget per decision of a review
             (0: no reviews).
@@ -95,5 +101,8 @@ class ServerSettings:
     sign_ups_per_hour: int = 10
     session_idle_seconds: float = 14 * 24 * 3600.0
     session_max_seconds: float = 60 * 24 * 3600.0
+    process_name: str = ""
+    process_address: str = ""
+    owner_lease: float = 3.0
     review_workers: int = 1
     review_iterations: int = REVIEW_ITERATIONS

@@ -210,6 +210,10 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         #: names this process in its notifications, so it can skip its own
         self.origin = secrets.token_hex(8)
+        #: with several processes (PostgreSQL), this process's id as an owner of matches
+        #: (``owners.Owners``): the matches it creates are its own, and it stores actions
+        #: only for matches it owns; ``None``: one process, no ownership
+        self.owner_id: str | None = None
         # SQLite takes one writer at a time; PostgreSQL's row locks need no help.
         self._write: contextlib.AbstractContextManager[Any] = (
             contextlib.nullcontext() if self.is_postgres else threading.Lock()
@@ -291,6 +295,7 @@ class Store:
                 host_account=host_account,
                 rated=rated,
                 allow_hints=allow_hints,
+                owner=self.owner_id,
             )
 
     def get(self, match_id: str) -> StoredMatch | None:
@@ -376,7 +381,10 @@ class Store:
                 params.update(now=now, u=a.undos)  # no column's name: it would be SET too
                 if a.outcome is not None:
                     params["o"] = json.dumps(a.outcome)
-                claim = _CLAIMS[a.outcome is not None, a.undos is not None]
+                if self.owner_id is not None:
+                    params["me"] = self.owner_id
+                owned = self.owner_id is not None
+                claim = _CLAIMS[a.outcome is not None, a.undos is not None, owned]
                 claimed[i] = conn.execute(claim, params).rowcount == 1
                 if claimed[i]:
                     rows.append(
@@ -415,6 +423,7 @@ class Store:
                     MatchRow.length == number,
                     MatchRow.undos == undos,
                     MatchRow.status == "running",
+                    *([MatchRow.owner == self.owner_id] if self.owner_id is not None else []),
                 )
                 .values(length=number - 1, undos=undos + 1, updated_at=now)
             )
@@ -675,6 +684,7 @@ class Store:
                 old.allow_undo,
                 rated=old.rated,
                 allow_hints=old.allow_hints,
+                owner=self.owner_id,
             )
             if self.is_postgres:
                 self.notify(session, old_id)
@@ -787,10 +797,11 @@ class Store:
         )
 
 
-def _claim(finishing: bool, guard_undos: bool) -> Any:
+def _claim(finishing: bool, guard_undos: bool, owned: bool) -> Any:
     """The statement that claims action ``:n`` of match ``:m`` (``matches.length`` from
     ``:n`` to ``:n1``, at ``:now``; finishing it with the outcome ``:o``), only if it is
-    still the next one (and the match has taken back ``:u`` actions). Built once: the
+    still the next one (and the match has taken back ``:u`` actions, and it is still owned
+    by ``:me``: a process that lost a match stores nothing more in it). Built once: the
     statement is the same for every action."""
     where = [
         MatchRow.id == bindparam("m"),
@@ -799,13 +810,17 @@ def _claim(finishing: bool, guard_undos: bool) -> Any:
     ]
     if guard_undos:
         where.append(MatchRow.undos == bindparam("u"))
+    if owned:
+        where.append(MatchRow.owner == bindparam("me"))
     values: dict[str, Any] = {"length": bindparam("n1"), "updated_at": bindparam("now")}
     if finishing:
         values.update(status="finished", outcome=bindparam("o"))
     return update(MatchRow).where(*where).values(**values)
 
 
-_CLAIMS = {(f, u): _claim(f, u) for f in (False, True) for u in (False, True)}
+_CLAIMS = {
+    (f, u, o): _claim(f, u, o) for f in (False, True) for u in (False, True) for o in (False, True)
+}
 
 
 def _add_match(
@@ -825,6 +840,7 @@ def _add_match(
     host_account: int | None = None,
     rated: bool = False,
     allow_hints: bool = False,
+    owner: str | None = None,
 ) -> None:
     now = utcnow()
     session.add(
@@ -848,6 +864,8 @@ def _add_match(
             rated=rated,
             rating_applied=False,
             allow_hints=allow_hints,
+            # unset without owners, as in a database of an older revision (a migration test)
+            **({"owner": owner} if owner is not None else {}),
         )
     )
     session.flush()

@@ -573,19 +573,29 @@ export function matchPage(root, matchId, replay, learn = null) {
   // such match (4404). Anything else (a lost network, 4408 for a client that fell behind)
   // reconnects, later each time, and asks only for the log lines it has not seen.
   const FINAL_CLOSE = new Set([4400, 4401, 4404]);
+  // With several server processes, another one may serve the match: it answers "moved" with
+  // its name and closes (4307), and we connect again at once, naming it (?at=NAME), which the
+  // proxy routes by (docs/deploy.md). A lost connection forgets the name: the match may have
+  // moved meanwhile.
+  const CLOSE_MOVED = 4307;
   let retries = 0;
+  let at = null;
+  let moves = 0;
 
   /** Whether the signed-in player holds a seat of this match (it opens without a key). */
   const byAccount = () => Boolean(session.account && info.seats.some(seat => seat.account === session.account.name));
 
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}`);
+    const where = at ? `?at=${encodeURIComponent(at)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}${where}`);
     // without a link's key, a signed-in player's own seat opens by their account (the cookie)
     const who = token ? { token } : byAccount() ? { account: true } : { token: null };
     socket.onopen = () => socket.send(JSON.stringify({ type: "hello", ...who, log_since: logLength, undos: undo.undos, undo_hints: true, patches: true }));
     socket.onmessage = event => {
       const m = JSON.parse(event.data);
+      if (m.type === "error" && m.code === "moved") { at = m.at || null; return; }
+      if (m.type === "welcome") moves = 0;
       if (m.patch) { // an update with what changed in our view since the last (docs/protocol.md)
         try {
           m.view = applyPatch(last.view, m.patch);
@@ -609,6 +619,11 @@ export function matchPage(root, matchId, replay, learn = null) {
         return;
       }
       ui.status.textContent = t("ui.play.reconnecting");
+      if (event.code === CLOSE_MOVED && moves < 20) { // at once, then a little later each time
+        setTimeout(connect, moves++ === 0 ? 0 : 300 * (0.75 + Math.random() / 2));
+        return;
+      }
+      at = null;
       const wait = Math.min(15000, 1000 * 2 ** retries++) * (0.75 + Math.random() / 2);
       setTimeout(connect, wait);
     };

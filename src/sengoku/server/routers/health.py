@@ -28,3 +28,11 @@ async def health(svc: ServicesDep) -> dict[str, Any]:
         "live": len(svc.hub.live),
         "cached": len(svc.hub.finished),
     }
+
+
+@router.get("/api/health/process", tags=["server"])
+async def process(svc: ServicesDep) -> dict[str, Any]:
+    """Whether this process answers, without asking the database: what a reverse proxy's
+    health check asks every half second (docs/deploy.md)."""
+    owners = svc.hub.owners
+    return {"status": "ok", "process": owners.name if owners is not None else None}

@@ -27,6 +27,7 @@ from ..errors import ApiError
 from ..hub import Hub
 from ..limits import TokenBucket, client_address
 from ..live import (
+    CLOSE_MOVED,
     CLOSE_REFUSED,
     CLOSE_UNKNOWN,
     Connection,
@@ -36,6 +37,7 @@ from ..live import (
     StaleActionError,
     UndoDisabledError,
 )
+from ..owners import MovedError
 from ..settings import ServerSettings
 
 __all__ = ["router"]
@@ -79,6 +81,12 @@ async def _serve_client(svc: Services, ws: WebSocket, match_id: str) -> None:
         live = await live_match(svc.hub, match_id)
     except ApiError as exc:
         await _refuse(ws, exc.code, exc.message, CLOSE_UNKNOWN)
+        return
+    except MovedError as exc:  # connect again at the process that serves it (docs/deploy.md)
+        with contextlib.suppress(Exception):
+            why = "another server process serves this match; connect again"
+            await ws.send_text(json.dumps({**_ws_error("moved", why), "at": exc.name}))
+            await ws.close(code=CLOSE_MOVED)
         return
     seat, token_digest, account = None, None, None
     token = greeting.get("token")
@@ -130,6 +138,8 @@ async def _serve_client(svc: Services, ws: WebSocket, match_id: str) -> None:
                 continue
             try:
                 await _handle(svc.hub, live, conn, message)
+            except MovedError:  # the match is another process's now: the client was told
+                break
             except Exception:
                 log.exception("internal error on a message to match %s", live.id)
                 conn.push(_ws_error("internal", "the server failed; the error has been logged"))
