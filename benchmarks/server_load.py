@@ -61,12 +61,16 @@ Several processes (``--processes 2``; PostgreSQL only: ``--postgres`` or a postg
 ``--db``): that many servers on one database. Match i is created on server i mod P, which
 owns it (server/owners.py), and its seats connect there, as the proxy would route them
 (docs/deploy.md). CPU and memory are summed over the processes; the report shows each one's
-CPU too.
+CPU too. With ``--proxy``, HAProxy stands in front of them (PostgreSQL; the configuration
+``sengoku serve --processes`` writes): the matches are created through it, round robin, and
+each seat connects through it with ``?at=NAME`` of the match's owner, learnt from a
+``moved`` answer as the page learns it; HAProxy's CPU is reported apart.
 
 Every server gets the limits the load needs: ``--messages-per-second`` (1000 by default),
 ``--matches-per-minute`` (as many as the matches, or 1,000,000 in hold mode),
 ``--max-connections`` and ``--connections-per-address`` (twice the seats, as every seat
-connects from 127.0.0.1), and ``--no-ws-compression`` when asked. The client raises its
+connects from 127.0.0.1), ``--review-iterations 0`` (no reviews of finished matches), and
+``--no-ws-compression`` when asked. The client raises its
 limit of open files (RLIMIT_NOFILE) to the hard limit; the servers inherit it.
 
 The SQLite file lies in a new directory under ``$TMPDIR`` (the server commits each action
@@ -177,8 +181,12 @@ class Server(harness.Server):
     """A tree's ``python -m sengoku serve`` in a process (and session) of its own, as in the
     tests, with ``--bot-workers 1``."""
 
-    def __init__(self, db_url: str, tree: Tree, options: Sequence[str]) -> None:
-        super().__init__(db_url, bot_workers=1, extra=options, cwd=tree.root, env=tree.env())
+    def __init__(
+        self, db_url: str, tree: Tree, options: Sequence[str], name: str | None = None
+    ) -> None:
+        super().__init__(
+            db_url, bot_workers=1, extra=options, cwd=tree.root, env=tree.env(), name=name
+        )
 
     def _proc(self, name: str) -> Path:
         assert self.process is not None
@@ -231,6 +239,7 @@ def server_options(args: argparse.Namespace, known: set[str]) -> tuple[list[str]
         "--matches-per-minute": str(max(30, args.matches) if args.hold is None else 1_000_000),
         "--max-connections": str(max(10_000, 2 * seats)),
         "--connections-per-address": str(max(256, 2 * seats)),
+        "--review-iterations": "0",  # no reviews of the finished matches: not the load's
     }
     flags = ["--no-ws-compression"] if args.no_ws_compression else []
     passed = [word for name, value in wanted.items() if name in known for word in (name, value)]
@@ -287,6 +296,20 @@ class SeatStats:
     connected: bool = False  # its socket is open now
 
 
+async def owner_url(url: str, token: str) -> str:
+    """``url`` as the page ends up connecting to it through a proxy: with ``?at=NAME`` of the
+    process that serves the match, learnt from the ``moved`` answer of another process (the
+    proxy sends the probes round robin); ``url`` as it is when no process says ``moved``
+    (one process, or none in front)."""
+    for _attempt in range(8):
+        async with connect(url, open_timeout=60, ping_interval=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            first = json.loads(await ws.recv())
+        if first.get("type") == "error" and first.get("code") == "moved" and first.get("at"):
+            return f"{url}?at={first['at']}"
+    return url
+
+
 async def play_seat(
     url: str,
     token: str,
@@ -301,6 +324,7 @@ async def play_seat(
     newest position. Stopped by the hold, it keeps its socket open until ``pace.released``."""
     signalled = False
     try:
+        url = await owner_url(url, token)
         async with connect(url, max_size=None, open_timeout=60, ping_interval=None) as ws:
             stats.connected = True
             await ws.send(json.dumps({"type": "hello", "token": token, "patches": pace.patches}))
@@ -399,32 +423,33 @@ async def play_seat(
 
 
 async def create_match(
-    http: httpx.AsyncClient, servers: list[Server], args: argparse.Namespace, number: int
+    http: httpx.AsyncClient, bases: list[str], args: argparse.Namespace, number: int
 ) -> dict[str, Any]:
-    """Create match ``number`` (seed ``--seed`` + number, all seats human) on server
-    number mod P."""
+    """Create match ``number`` (seed ``--seed`` + number, all seats human) at ``bases``
+    number mod P (the servers, or the proxy alone)."""
     body = {
         "game": args.game,
         "players": args.players,
         "seats": [{"kind": "human"} for _ in range(args.players)],
         "seed": args.seed + number,
     }
-    response = await http.post(servers[number % len(servers)].base + "/api/matches", json=body)
+    response = await http.post(bases[number % len(bases)] + "/api/matches", json=body)
     if response.status_code != 201:
         raise LoadError(f"POST /api/matches answered {response.status_code}: {response.text}")
     return dict(response.json())
 
 
 async def check_matches(
-    http: httpx.AsyncClient, servers: list[Server], ids: list[str]
+    http: httpx.AsyncClient, servers: list[Server], ids: list[tuple[str, str]]
 ) -> tuple[list[dict[str, Any]], Any]:
-    """Each match as the first server reports it now (``GET /api/matches/{id}``), and the
-    most matches a server still holds in memory before those requests (``/api/health``)."""
+    """Each match, ``(base, id)``, as that server (its owner) or the proxy reports it now
+    (``GET /api/matches/{id}``, following a redirect to its owner), and the most matches a
+    server still holds in memory before those requests (``/api/health``)."""
     await asyncio.sleep(0.5)  # let the servers see the last connections close
     live = [(await http.get(s.base + "/api/health")).json().get("live") for s in servers]
     out = []
-    for match_id in ids:
-        response = await http.get(f"{servers[0].base}/api/matches/{match_id}")
+    for base, match_id in ids:
+        response = await http.get(f"{base}/api/matches/{match_id}")
         out.append(response.json() if response.status_code == 200 else {"id": match_id})
     return out, max(live, key=lambda n: -1 if n is None else n)
 
@@ -435,7 +460,9 @@ def total(values: Iterable[float | None]) -> float | None:
     return None if None in known else sum(v for v in known if v is not None)
 
 
-async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, Any]:
+async def drive(
+    servers: list[Server], args: argparse.Namespace, proxy: harness.Proxy | None = None
+) -> dict[str, Any]:
     """Create the matches, play them all at once (in hold mode: keep that many open for the
     hold) and collect the figures."""
     hold: float | None = args.hold
@@ -447,19 +474,21 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
     problems: list[str] = []
     ready: asyncio.Queue[None] = asyncio.Queue()
     go = asyncio.Event()
-    async with httpx.AsyncClient(timeout=60) as http:
+    # through the proxy (--proxy): matches made round robin, seats at their owners (?at=)
+    bases = [proxy.base] if proxy is not None else [s.base for s in servers]
+    async with httpx.AsyncClient(timeout=60, follow_redirects=True) as http:
         for number in range(args.matches):
-            matches[number] = await create_match(http, servers, args, number)
+            matches[number] = await create_match(http, bases, args, number)
 
         async def play(number: int) -> bool:
             """Play match ``number``'s seats; whether they all ended without a problem."""
             match, group, runs = matches[number], [], []
             for seat in match["seats"]:
-                server = servers[number % len(servers)]  # its owner, which made it
+                base = bases[number % len(bases)]  # its owner, which made it, or the proxy
                 stats = SeatStats(number, seat["seat"])
                 group.append(stats)
                 rng = random.Random(f"{args.seed}/{number}/{seat['seat']}")
-                url = f"{server.ws_base}/ws/matches/{match['id']}"
+                url = f"{base.replace('http', 'ws', 1)}/ws/matches/{match['id']}"
                 runs.append(play_seat(url, seat["token"], rng, stats, pace, ready, go))
             seats.extend(group)
             await asyncio.gather(*runs)
@@ -471,7 +500,7 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
             while await play(number) and hold is not None and time.perf_counter() < pace.stop_at:
                 number = next(numbers)
                 try:
-                    matches[number] = await create_match(http, servers, args, number)
+                    matches[number] = await create_match(http, bases, args, number)
                 except (LoadError, httpx.HTTPError) as exc:
                     problems.append(f"match {number}: {exc}")
                     return
@@ -480,6 +509,7 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
         for _ in range(args.matches * args.players):
             await ready.get()
         server_cpu_start = [s.cpu_seconds() for s in servers]
+        proxy_cpu_start = proxy_cpu(proxy)
         client_cpu_start = time.process_time()
         begin = time.perf_counter()
         if hold is not None:
@@ -491,6 +521,7 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
             await asyncio.gather(*tables)
         end = time.perf_counter()
         server_cpu_end = [s.cpu_seconds() for s in servers]
+        proxy_cpu_end = proxy_cpu(proxy)
         client_cpu = time.process_time() - client_cpu_start
         rss_end = total(s.rss_bytes() for s in servers)
         seats_connected = sum(s.connected for s in seats)
@@ -500,7 +531,7 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
         wind_down = time.perf_counter() - end
         numbered = sorted(matches)
         reported, live_left = await check_matches(
-            http, servers, [matches[n]["id"] for n in numbered]
+            http, servers, [(bases[n % len(bases)], matches[n]["id"]) for n in numbered]
         )
 
     starts = [s.first_sent for s in seats if s.first_sent is not None]
@@ -537,6 +568,9 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
         for a, b in zip(server_cpu_start, server_cpu_end, strict=True)
     ]
     server_cpu = total(cpu_each)
+    spent_by_proxy = None
+    if proxy_cpu_start is not None and proxy_cpu_end is not None:
+        spent_by_proxy = proxy_cpu_end - proxy_cpu_start
     finished_count = sum(1 for info in reported if info.get("status") == "finished")
     return {
         "matches_created": len(matches),
@@ -561,6 +595,10 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
         "server_cpu_ms_per_move": (
             1000 * server_cpu / moves if server_cpu is not None and moves else None
         ),
+        "proxy_cpu_seconds": spent_by_proxy,
+        "proxy_cpu_ms_per_move": (
+            1000 * spent_by_proxy / moves if spent_by_proxy is not None and moves else None
+        ),
         "client_cpu_seconds": client_cpu,
         "server_rss_mb_before": None if rss_before is None else rss_before / 1e6,
         "server_rss_mb_end": None if rss_end is None else rss_end / 1e6,
@@ -577,6 +615,17 @@ async def drive(servers: list[Server], args: argparse.Namespace) -> dict[str, An
         "live_matches_left": live_left,
         "unfinished_matches": len(matches) - finished_count,
     }
+
+
+def proxy_cpu(proxy: harness.Proxy | None) -> float | None:
+    """User + system CPU time of HAProxy so far (``None`` without one)."""
+    if proxy is None:
+        return None
+    try:
+        fields = Path(f"/proc/{proxy.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -599,11 +648,17 @@ def run_load(
     """Start ``--processes`` servers of the tree on the database, drive the load, stop them;
     the figures, with the servers' exit and log."""
     servers: list[Server] = []
+    proxy: harness.Proxy | None = None
     try:
-        for _ in range(args.processes):
-            servers.append(Server(db_url, tree, options))
-        results = asyncio.run(drive(servers, args))
+        for i in range(args.processes):
+            name = f"s{i + 1}" if args.proxy else None
+            servers.append(Server(db_url, tree, options, name))
+        if args.proxy:
+            proxy = harness.Proxy(servers)
+        results = asyncio.run(drive(servers, args, proxy))
     finally:
+        if proxy is not None:
+            proxy.stop()
         for server in servers:
             server.stop()
     outputs = [server.output() for server in servers]
@@ -668,6 +723,12 @@ def parse_args() -> argparse.Namespace:
         "--processes", type=int, default=1, help="server processes on one PostgreSQL database"
     )
     parser.add_argument(
+        "--proxy",
+        action="store_true",
+        help="HAProxy in front of the processes (PostgreSQL): matches made and seats "
+        "connected through it, as `sengoku serve --processes` serves them",
+    )
+    parser.add_argument(
         "--no-patches", action="store_true", help="ask for whole views in every update"
     )
     parser.add_argument(
@@ -683,7 +744,9 @@ def parse_args() -> argparse.Namespace:
         parser.error("--matches, --rounds and --processes take a whole number from 1")
     if args.hold is not None and args.hold <= 0:
         parser.error("--hold takes a number of seconds above 0")
-    if args.processes > 1 and not (args.postgres or (args.db or "").startswith("postgresql")):
+    if (args.processes > 1 or args.proxy) and not (
+        args.postgres or (args.db or "").startswith("postgresql")
+    ):
         parser.error("--processes above 1 needs PostgreSQL (--postgres or --db postgresql://...)")
     if args.think is None:
         args.think = 1.0 if args.hold is not None else 0.0
@@ -750,6 +813,7 @@ def main() -> None:
         "hold_seconds": args.hold,
         "think_mean_seconds": args.think,
         "processes": args.processes,
+        "proxy": args.proxy,
         "server_options": options["this"][0],
     }
     if not args.compare:
@@ -838,7 +902,12 @@ def header(info: dict[str, Any], p: dict[str, Any]) -> None:
         )
     elif p["think_mean_seconds"]:
         print(f"think time exponential, mean {p['think_mean_seconds']:g} s")
-    if p["processes"] > 1:
+    if p.get("proxy"):
+        print(
+            f"{p['processes']} server processes behind HAProxy: matches created through it "
+            "(round robin), each seat connected through it to the match's owner (?at=NAME)"
+        )
+    elif p["processes"] > 1:
         n = p["processes"]
         print(
             f"{n} server processes on one database: match i is created on process i mod {n}, "
@@ -900,6 +969,11 @@ def report(info: dict[str, Any], parameters: dict[str, Any], r: dict[str, Any]) 
         )
     else:
         print(f"CPU                  client {r['client_cpu_seconds']:.1f} s")
+    if r.get("proxy_cpu_seconds") is not None:
+        print(
+            f"CPU of HAProxy       {r['proxy_cpu_seconds']:.1f} s, "
+            f"{r['proxy_cpu_ms_per_move']:.2f} ms per move"
+        )
     if hold is not None:
         if r["server_cpu_ms_per_move"] is not None:
             print(f"server CPU per move  {r['server_cpu_ms_per_move']:.2f} ms")

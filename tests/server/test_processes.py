@@ -68,6 +68,20 @@ class Group:
         assert count == length and (last is None or last == length - 1)  # no gap, no twice
         return int(length)
 
+    def storers(self, match_id: str) -> list[str]:
+        """The processes that stored the match's actions, in turn (each once): an earlier
+        one never comes back, or two processes owned the match at once."""
+        with psycopg.connect(self.url) as conn:
+            rows = conn.execute(
+                "SELECT process FROM actions WHERE match_id = %s ORDER BY number", (match_id,)
+            ).fetchall()
+        turns: list[str] = []
+        for (process,) in rows:
+            if not turns or turns[-1] != process:
+                assert process not in turns, f"{process} stored again after {turns}"
+                turns.append(process)
+        return turns
+
     def server(self, name: str) -> Server:
         """The process called ``name``."""
         return next(s for s in self.servers if s.name == name)
@@ -179,6 +193,9 @@ def test_an_owner_killed_mid_game_loses_nothing_and_another_takes_over(group: Gr
     play_out_at_random(*again)  # the rest of the match, on the new owner
     record = proxy.get(f"/api/matches/{people['id']}/record").json()["record"]
     assert Match.from_record(record).outcome() is not None
+    for made in (people, clocked):  # the killed owner first, then one other
+        turns = group.storers(made["id"])
+        assert len(turns) == 2 and turns[0].startswith(f"{owner}.")
     for client in again:
         client.close()
     group.servers.remove(group.server(owner))  # killed: its log may end anywhere

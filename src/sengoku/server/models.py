@@ -120,6 +120,9 @@ class ActionRow(Base):
     notation: Mapped[str] = mapped_column(Text)
     by_bot: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # the process that stored it (``server_processes.id``; migration 0007_owners), with several
+    # processes: a match's actions show who owned it when, and that owners never overlapped
+    process: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ChatRow(Base):

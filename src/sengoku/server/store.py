@@ -395,6 +395,7 @@ class Store:
                             "notation": a.notation,
                             "by_bot": a.by_bot,
                             "created_at": now,
+                            "process": self.owner_id,
                         }
                     )
             if rows:
@@ -436,6 +437,7 @@ class Store:
                     ActionRow.notation,
                     ActionRow.by_bot,
                     ActionRow.created_at,
+                    ActionRow.process,
                 )
                 .where(ActionRow.match_id == match_id, ActionRow.number > index)
                 .order_by(ActionRow.number)
@@ -456,6 +458,7 @@ class Store:
                             "notation": row.notation,
                             "by_bot": row.by_bot,
                             "created_at": row.created_at,
+                            "process": row.process,
                         }
                         for row in later
                     ],
