@@ -16,17 +16,17 @@ Every ``--interval`` seconds the script SIGKILLs the process that owns the most 
 matches (as the database says), notes those matches, and starts the process again under the
 same name (as ``sengoku serve --processes`` does), ``--restart-after`` seconds later: at once
 it takes its matches back under its name; after the lease (3 s) the others have taken them
-(the path of a machine that is gone). For each match of a killed owner it
-measures the time from the kill to the first welcome a seat of it gets from its new owner,
-and to its first accepted move after the kill.
+(the path of a machine that is gone). For each match of a killed owner it measures the time
+from the kill to the first welcome a seat of it gets from its new owner, and to its first
+accepted move after the kill.
 
 At the end it checks, from the database: every move a seat was told was accepted is stored,
-in the order told (none lost; a move stored but not told because the kill came between the
-commit and the answer is counted apart); every match's actions are numbered without a gap;
-and the processes that stored a match's actions never overlap (once another process has
-stored an action of a match, no earlier owner stores one again: ``actions.process``), nor
-does any match have an owner whose lease ran out while it still stored. Figures: kills,
-matches resumed, their resume times (p50, p90, max), and the checks' counts.
+in the order told (none lost; a move stored but not told, because the kill or the end of the
+run came between the commit and the answer, is counted apart); every match's actions are
+numbered without a gap; and the processes that stored a match's actions never overlap (once
+another process has stored an action of a match, no earlier owner stores one again:
+``actions.process``). Figures: kills, matches resumed, their resume times (p50, p90, max),
+and the checks' counts.
 """
 
 from __future__ import annotations
@@ -111,9 +111,11 @@ async def play_seat(base: str, match: dict[str, Any], seat: int, think: float, b
     token = match["seats"][seat]["token"]
     key = (match["id"], seat)
     while not book.stop:
+        # every move told accepted before this seat connects must be in its welcome (one
+        # told meanwhile may come after the welcome was sent)
+        told = sum(len(book.acked[(match["id"], s)]) for s in range(4))
         ws, latest = await seat_url(base, match["id"], token)
         book.welcomes[match["id"]].append(time.monotonic())
-        told = sum(len(book.acked[(match["id"], s)]) for s in range(4))
         if latest["number"] < told:
             book.behind.append(f"{match['id']}: welcome at {latest['number']}, {told} told")
         pending: dict[str, str] = {}
@@ -285,7 +287,10 @@ async def run(args: argparse.Namespace) -> None:
             f"within 5 s: {sum(t <= 5 for t in times)} of {len(times)}"
         )
     print(f"acknowledged lost    {result['lost']}")
-    print(f"stored, not told     {result['stored_untold']} (killed between commit and answer)")
+    print(
+        f"stored, not told     {result['stored_untold']} (the kill, or the end of the run, came "
+        "between the commit and the answer)"
+    )
     print(f"welcomes behind      {len(book.behind)}")
     print(f"numbering gaps       {result['gaps']}")
     print(f"owners overlapping   {result['owner_overlaps']}")

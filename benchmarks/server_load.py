@@ -301,7 +301,7 @@ async def owner_url(url: str, token: str) -> str:
     process that serves the match, learnt from the ``moved`` answer of another process (the
     proxy sends the probes round robin); ``url`` as it is when no process says ``moved``
     (one process, or none in front)."""
-    for _attempt in range(8):
+    for _attempt in range(24):  # round robin among all seats' probes: about a coin toss each
         async with connect(url, open_timeout=60, ping_interval=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token}))
             first = json.loads(await ws.recv())

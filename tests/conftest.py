@@ -1,10 +1,11 @@
-"""Test set-up: the test-only game is registered beside the real ones; a local Ray for the
-tests that need one."""
+"""Test set-up: the test-only game is registered beside the real ones; a local Ray and a
+PostgreSQL server for the tests that need them."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -32,3 +33,15 @@ def ray_cluster() -> Iterator[str]:
         yield ray.get_runtime_context().gcs_address
     finally:
         ray.shutdown()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A real PostgreSQL server for this test process (``.ci/run`` installs PostgreSQL), a
+    ``tests.server.harness.PostgresCluster``: the server's tests and the browser's. (Imported
+    here only: the lowest-versions job has no server extra.)"""
+    from tests.server.harness import PostgresCluster
+
+    cluster = PostgresCluster()
+    yield cluster
+    cluster.stop()

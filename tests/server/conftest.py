@@ -8,17 +8,9 @@ from typing import Any
 
 import pytest
 
-from .harness import Person, PostgresCluster, Server
+from .harness import Person, PostgresCluster, Proxied, Server
 
 BACKENDS = ["sqlite", "postgresql"]
-
-
-@pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresCluster]:
-    """A real PostgreSQL server for this test process (``.ci/run`` installs PostgreSQL)."""
-    cluster = PostgresCluster()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture
@@ -38,12 +30,16 @@ def backend_server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, **options: Any
 ) -> Iterator[Server]:
     """A server on the backend the fixture's parameter names (``options`` as for
-    :class:`Server`), stopped at the end; its output must hold no traceback."""
+    :class:`Server`; ``proxied``: two PostgreSQL processes behind HAProxy, :class:`Proxied`),
+    stopped at the end; its output must hold no traceback."""
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'sengoku.db'}"
     else:
         url = request.getfixturevalue("postgres").new_database()
-    srv = Server(url, **{"bot_workers": 2, **options})
+    if request.param == "proxied":  # two processes behind HAProxy, reached through it
+        srv: Any = Proxied(url, **{"bot_workers": 2, **options})
+    else:
+        srv = Server(url, **{"bot_workers": 2, **options})
     yield srv
     srv.stop()
     assert "Traceback" not in srv.output(), srv.output()[-4000:]

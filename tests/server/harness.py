@@ -412,15 +412,21 @@ class Proxy:
     """HAProxy in front of server processes, with the configuration ``sengoku serve
     --processes`` writes (each server needs a ``name``); clients follow ``moved``."""
 
-    def __init__(self, servers: Sequence[Server]) -> None:
+    def __init__(self, servers: Sequence[Server], unbalanced: Sequence[str] = ()) -> None:
+        """``unbalanced``: names of processes that get only the requests that name them
+        (``?at=NAME``; HAProxy's ``weight 0``), so a test knows where the others go."""
         from sengoku.server.proxy import haproxy_config
 
         self.servers = list(servers)
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="sengoku-haproxy-"))
         members = [(str(s.name), f"127.0.0.1:{s.port}") for s in self.servers]
+        text = haproxy_config(f"127.0.0.1:{self.port}", members)
+        for name, address in members:
+            if name in unbalanced:
+                text = text.replace(f"{name} {address} check", f"{name} {address} weight 0 check")
         config = self.dir / "haproxy.cfg"
-        config.write_text(haproxy_config(f"127.0.0.1:{self.port}", members))
+        config.write_text(text)
         self.log = self.dir / "log.txt"
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -470,8 +476,13 @@ class Proxy:
             url = f"ws://127.0.0.1:{self.port}/ws/matches/{match_id}{query}"
             try:
                 client = Client(url, token, log_since, extra=extra)
-                first = client.recv(30)
             except Exception:  # the proxy found no process to take it: again in a moment
+                time.sleep(0.2)
+                continue
+            try:
+                first = client.recv(30)
+            except Exception:  # closed before a word (the process stopped): again
+                client.close()
                 time.sleep(0.2)
                 continue
             if first["type"] == "error" and first["code"] == "moved":
@@ -493,3 +504,27 @@ class Proxy:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(10)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Proxied(Proxy):
+    """Two server processes (``s1``, ``s2``) on one PostgreSQL database behind HAProxy, used
+    by the tests as one server: every request and WebSocket goes through the proxy, which
+    reaches each match's owner (WebSockets follow ``moved``, HTTP follows the redirect)."""
+
+    def __init__(self, db_url: str, **options: Any) -> None:
+        super().__init__([Server(db_url, name=f"s{i}", **options) for i in (1, 2)])
+
+    @property
+    def ws_base(self) -> str:
+        """The proxy's WebSocket address."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def output(self) -> str:
+        """What the processes printed."""
+        return "\n".join(server.output() for server in self.servers)
+
+    def stop(self) -> None:
+        """Stop the proxy and the processes."""
+        super().stop()
+        for server in self.servers:
+            server.stop()

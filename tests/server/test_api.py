@@ -17,7 +17,17 @@ from websockets.exceptions import ConnectionClosed
 import sengoku
 from sengoku.core import Match, message_to_json
 
+from .conftest import BACKENDS, backend_server
 from .harness import Client, Server, play_to_end
+
+
+@pytest.fixture(scope="module", params=[*BACKENDS, "proxied"])
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """One server per backend, and (``proxied``) two PostgreSQL processes behind HAProxy
+    reached through it: the secrecy and bad-input tests hold through the proxy too."""
+    yield from backend_server(request, tmp_path_factory)
 
 
 def wire_log(match: Match, seat: int | None, since: int = 0) -> list[Any]:

@@ -12,13 +12,14 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+import psycopg
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from sengoku.server.accounts import check_name
 
-from .harness import Person, Server
+from .harness import Person, Proxied, Server
 
 JSON = st.recursive(
     st.none()
@@ -64,11 +65,20 @@ def _valid_name(name: str) -> bool:
     return True
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A server with two accounts and a full table that has not started."""
-    db = tmp_path_factory.mktemp("fuzz") / "sengoku.db"
-    server = Server(f"sqlite:///{db}", extra=["--messages-per-second", "200"])
+@pytest.fixture(scope="module", params=["sqlite", "proxied"])
+def world(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Any]]:
+    """A server with two accounts and a full table that has not started: one process on
+    SQLite, or (``proxied``) two PostgreSQL processes behind HAProxy, reached through it."""
+    extra = ["--messages-per-second", "200"]
+    server: Any
+    if request.param == "sqlite":
+        db: Any = tmp_path_factory.mktemp("fuzz") / "sengoku.db"
+        server = Server(f"sqlite:///{db}", extra=extra)
+    else:
+        db = request.getfixturevalue("postgres").new_database()
+        server = Proxied(db, extra=extra)
     host, guest = Person(server), Person(server)
     host.sign_up("fuzz_host")
     guest.sign_up("fuzz_guest")
@@ -91,13 +101,15 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     assert "Traceback" not in server.output(), server.output()[-4000:]
 
 
-def snapshot(db: Path) -> list[Any]:
-    """Everything stored about accounts, sessions, tables and seats."""
+def snapshot(db: Path | str) -> list[Any]:
+    """Everything stored about accounts, sessions, tables and seats (an SQLite file, or a
+    PostgreSQL URL)."""
+    tables = ("accounts", "sessions", "matches", "seats", "ratings", "actions")
+    if isinstance(db, str):
+        with psycopg.connect(db) as pg:
+            return [pg.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables]
     with sqlite3.connect(db) as conn:
-        return [
-            conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
-            for table in ("accounts", "sessions", "matches", "seats", "ratings", "actions")
-        ]
+        return [conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2").fetchall() for t in tables]
 
 
 @st.composite

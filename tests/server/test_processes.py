@@ -4,6 +4,7 @@ takes its matches within 5 seconds with nothing acknowledged lost (docs/deploy.m
 
 from __future__ import annotations
 
+import contextlib
 import random
 import subprocess
 import sys
@@ -248,27 +249,26 @@ def test_serve_processes_starts_the_processes_and_the_proxy(postgres: PostgresCl
         stderr=subprocess.STDOUT,
     )
     try:
-        http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10, follow_redirects=True)
-        deadline = time.monotonic() + 60
-        answered = 0  # both processes up: answers in a row, round robin
-        while answered < 4 and time.monotonic() < deadline:
-            try:
-                ok = http.get("/api/health/process").status_code == 200
-            except httpx.HTTPError:
-                ok = False
-            answered = answered + 1 if ok else 0
-            time.sleep(0 if ok else 0.2)
-        made = [  # one after another: round robin
-            http.post("/api/matches", json={"game": "shitenno", "players": 2, "seed": seed})
-            for seed in range(4)
-        ]
-        for one in made:
-            assert one.status_code == 201, one.text
-            assert http.get(f"/api/matches/{one.json()['id']}/record").status_code == 200
+        with httpx.Client(
+            base_url=f"http://127.0.0.1:{port}", timeout=10, follow_redirects=True
+        ) as http:
+            deadline = time.monotonic() + 60
+            names: set[str] = set()  # both processes answer through the proxy
+            while names != {"s1", "s2"} and time.monotonic() < deadline:
+                with contextlib.suppress(httpx.HTTPError, ValueError):
+                    names.add(http.get("/api/health/process").json()["process"])
+                time.sleep(0.05)
+            assert names == {"s1", "s2"}, names
+            made = [  # one after another: round robin
+                http.post("/api/matches", json={"game": "shitenno", "players": 2, "seed": seed})
+                for seed in range(4)
+            ]
+            for one in made:
+                assert one.status_code == 201, one.text
+                assert http.get(f"/api/matches/{one.json()['id']}/record").status_code == 200
         with psycopg.connect(url) as conn:
             owners = conn.execute("SELECT DISTINCT owner FROM matches").fetchall()
         assert len(owners) == 2
-        http.close()
     finally:
         process.terminate()
         out, _ = process.communicate(timeout=60)
