@@ -620,3 +620,13 @@ def test_a_finished_match_is_replayed_step_by_step(server: Server) -> None:
     bad = server.get(f"/api/matches/{made['id']}/replay/{total + 1}")
     assert bad.status_code == 422
     assert bad.json()["error"]["code"] == "invalid_request"
+
+
+def test_an_id_no_server_makes_is_unknown_without_asking_the_database(server: Server) -> None:
+    """A match or table id with a NUL character (which PostgreSQL refuses in text) or other
+    characters the server never puts in an id is an unknown match (404), not a failure."""
+    for path in ("/api/matches/a%00b", "/api/matches/a%20b/record", "/api/tables/%00/start"):
+        method = server.post if path.endswith("start") else server.get
+        answer = method(path)
+        assert answer.status_code == 404, (path, answer.text)
+        assert answer.json()["error"]["code"] == "unknown_match"

@@ -152,9 +152,20 @@ def check_level(level: str) -> str:
     return level
 
 
+def plausible_id(match_id: str) -> bool:
+    """Whether ``match_id`` could name a match (1-32 letters, digits, ``-`` or ``_``, as the
+    server makes them): anything else is unknown without asking the database, which
+    PostgreSQL would refuse for a NUL character."""
+    return (
+        0 < len(match_id) <= 32
+        and match_id.isascii()
+        and match_id.replace("-", "").replace("_", "").isalnum()
+    )
+
+
 async def live_match(hub: Hub, match_id: str) -> LiveMatch:
     """The match with that id, loaded if need be; else ``unknown_match`` (404)."""
-    live = await hub.get(match_id) if len(match_id) <= 32 else None
+    live = await hub.get(match_id) if plausible_id(match_id) else None
     if live is None:
         raise ApiError(404, "unknown_match", f"there is no match {match_id[:40]!r}")
     return live
@@ -163,7 +174,7 @@ async def live_match(hub: Hub, match_id: str) -> LiveMatch:
 async def stored_match(store: Store, match_id: str, what: str = "match") -> StoredMatch:
     """The match (or open table) with that id as stored, not loaded; else ``unknown_match``
     (404)."""
-    found = await run_in_threadpool(store.get, match_id) if len(match_id) <= 32 else None
+    found = await run_in_threadpool(store.get, match_id) if plausible_id(match_id) else None
     if found is None:
         raise ApiError(404, "unknown_match", f"there is no {what} {match_id[:40]!r}")
     return found

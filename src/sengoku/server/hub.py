@@ -917,6 +917,8 @@ class Hub:
                         live.waiting_since[seat] = float("-inf")
                         live.clock.set()
                     break
+                except MovedError:  # another process serves the match now: it plays on
+                    return
                 except Exception:  # the database failed: try again a little later
                     if self.closing:
                         return

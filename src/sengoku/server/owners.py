@@ -53,6 +53,7 @@ log = logging.getLogger("sengoku.server")
 #: PostgreSQL notifications that a process left: the others look for orphans at once.
 OWNERS_CHANNEL = "sengoku_owners"
 
+_END_LEASE = "UPDATE server_processes SET expires_at = now() - interval '1 second' WHERE "
 _ALIVE = "SELECT 1 FROM server_processes p WHERE p.id = {owner} AND p.expires_at > now()"
 _ME_ALIVE = "EXISTS (" + _ALIVE.format(owner=":me") + ")"
 _ORPHAN = (
@@ -106,11 +107,7 @@ class Owners:
         self.id = f"{self.name}.{secrets.token_hex(6)}"
         with self.store.writing() as session:
             session.execute(
-                text(
-                    "UPDATE server_processes SET expires_at = now() - interval '1 second' "
-                    "WHERE name = :name AND expires_at > now()"
-                ),
-                {"name": self.name},
+                text(_END_LEASE + "name = :name AND expires_at > now()"), {"name": self.name}
             )
             session.execute(
                 text(
@@ -206,13 +203,7 @@ class Owners:
         if not self.id:
             return
         with self.store.writing() as session:
-            session.execute(
-                text(
-                    "UPDATE server_processes SET expires_at = now() - interval '1 second' "
-                    "WHERE id = :me"
-                ),
-                {"me": self.id},
-            )
+            session.execute(text(_END_LEASE + "id = :me"), {"me": self.id})
             session.execute(text("SELECT pg_notify(:c, :me)"), {"c": OWNERS_CHANNEL, "me": self.id})
             # processes gone for an hour that own no running match are forgotten
             session.execute(

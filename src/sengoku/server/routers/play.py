@@ -138,7 +138,9 @@ async def _serve_client(svc: Services, ws: WebSocket, match_id: str) -> None:
                 continue
             try:
                 await _handle(svc.hub, live, conn, message)
-            except MovedError:  # the match is another process's now: the client was told
+            except MovedError:  # the match is another process's now: the client was told,
+                if conn.shutting is not None:  # and its socket closes with 4307
+                    await conn.shutting
                 break
             except Exception:
                 log.exception("internal error on a message to match %s", live.id)
