@@ -23,7 +23,7 @@ from rich.table import Table
 import sengoku
 from sengoku.ai import make_agent
 from sengoku.ai.advisor import REVIEW_ITERATIONS
-from sengoku.collector import collector_tuned, tune_collector
+from sengoku.collector import collector_tuned
 from sengoku.core import (
     IllegalActionError,
     Match,
@@ -1025,9 +1025,10 @@ def serve(
 ) -> None:
     """Run the game server: the lobby and the games in the browser, the HTTP/WebSocket API."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (checked here, for the hint below)
 
         from sengoku.server import ServerSettings, create_app, default_database_url
+        from sengoku.server.app import run
     except ImportError as exc:
         raise _fail(
             f"the server needs its extras ({exc.name} is missing): pip install -e '.[server]'"
@@ -1068,24 +1069,12 @@ def serve(
     typer.echo(
         f"Sengoku {sengoku.__version__}: open http://{shown}:{port}/  (database: {_safe_url(url)})"
     )
-    tune_collector()
-    # uvicorn stops gracefully on SIGTERM, then raises the signal again to end the process,
-    # which skips the exit handlers; ending by SystemExit runs them, and they release what
-    # the bot workers' pool holds (no leaked semaphores), as after Ctrl+C
-    signal.signal(signal.SIGTERM, _exit_on_signal)
-    uvicorn.run(
-        application,
-        host=host,
-        port=port,
-        ws_max_size=settings.transport_frame_bytes,
-        proxy_headers=False,  # the server reads X-Forwarded-For itself (--trusted-proxy)
-        ws_per_message_deflate=ws_compression,
-        log_level="info",
-    )
+    run(application, settings, host, port, ws_compression)
 
 
 def _serve_group(settings: Any, processes: int, host: str, port: int, ws_compression: bool) -> None:
     """``sengoku serve --processes N``: N processes behind HAProxy (``server/proxy.py``)."""
+    from sengoku.server.app import exit_on_signal
     from sengoku.server.proxy import ProcessGroup
 
     try:
@@ -1098,7 +1087,7 @@ def _serve_group(settings: Any, processes: int, host: str, port: int, ws_compres
         f"ports {port + 1}-{port + processes} behind HAProxy; database: "
         f"{_safe_url(settings.database_url)})"
     )
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    signal.signal(signal.SIGTERM, exit_on_signal)
     group.start()
     try:
         group.watch()
@@ -1106,10 +1095,6 @@ def _serve_group(settings: Any, processes: int, host: str, port: int, ws_compres
         pass
     finally:
         group.stop()
-
-
-def _exit_on_signal(signum: int, _frame: object) -> None:
-    raise SystemExit(128 + signum)
 
 
 accounts_app = typer.Typer(

@@ -9,6 +9,7 @@ import contextlib
 import ipaddress
 import logging
 import os
+import signal
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
@@ -17,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 import sengoku
 from sengoku.ai.advisor import HINT_SEARCHES
+from sengoku.collector import tune_collector
 
 from .accounts import Accounts, SignInLimits
 from .bots import make_pool
@@ -33,7 +35,7 @@ from .settings import ServerSettings, default_database_url
 from .store import Store
 from .tables import Tables
 
-__all__ = ["ServerSettings", "create_app", "default_database_url"]
+__all__ = ["ServerSettings", "create_app", "default_database_url", "exit_on_signal", "run"]
 
 log = logging.getLogger("sengoku.server")
 
@@ -88,7 +90,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         reloaded = await hub.load_running()
         hub.expire_idle(settings.abandon_idle_days)
         if owners is not None:
-            owners.start(hub)  # takes its share of the matches nobody serves
+            owners.start(hub.adopt, hub.drop_running)  # its share of the matches nobody serves
             log.info("sengoku %s: process %s (%s)", sengoku.__version__, owners.id, owners.address)
         else:
             log.info("sengoku %s: %d unfinished matches going on", sengoku.__version__, reloaded)
@@ -120,3 +122,37 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.mount("/web", StaticFiles(directory=pages.WEB), name="web")
     return app
+
+
+def run(
+    application: FastAPI,
+    settings: ServerSettings,
+    host: str,
+    port: int,
+    ws_compression: bool = True,
+    log_level: str = "info",
+) -> None:
+    """Serve ``application`` in this process (uvicorn) until SIGTERM or Ctrl+C: what
+    ``sengoku serve`` runs, and each process of ``serve --processes``. The garbage collector
+    is set for many games (:func:`~sengoku.collector.tune_collector`)."""
+    import uvicorn
+
+    tune_collector()
+    # uvicorn stops gracefully on SIGTERM, then raises the signal again to end the process,
+    # which skips the exit handlers; ending by SystemExit runs them, and they release what
+    # the bot workers' pool holds (no leaked semaphores), as after Ctrl+C
+    signal.signal(signal.SIGTERM, exit_on_signal)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        ws_max_size=settings.transport_frame_bytes,
+        proxy_headers=False,  # the server reads X-Forwarded-For itself (--trusted-proxy)
+        ws_per_message_deflate=ws_compression,
+        log_level=log_level,
+    )
+
+
+def exit_on_signal(signum: int, _frame: object) -> None:
+    """End the process by ``SystemExit`` (so its exit handlers run) on a signal."""
+    raise SystemExit(128 + signum)

@@ -50,6 +50,7 @@ from .live import (
     SeatError,
     StaleActionError,
     UndoDisabledError,
+    moved_error,
 )
 from .models import utcnow
 from .owners import MovedError, Owners
@@ -209,13 +210,7 @@ class Hub:
         """Another process owns the match now: its clients get ``moved`` (naming ``owner``
         when known) and are closed, so they connect again through the proxy; the match
         leaves memory."""
-        message = {
-            "type": "error",
-            "code": "moved",
-            "message": "the match is served by another server process now; connect again",
-            "ref": None,
-            "at": owner,
-        }
+        message = moved_error(owner)
         for conn in list(live.connections):
             conn.push(message)
             conn.shut(CLOSE_MOVED)

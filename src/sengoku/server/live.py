@@ -39,6 +39,7 @@ __all__ = [
     "UndoDisabledError",
     "UndoPoint",
     "legal_json",
+    "moved_error",
 ]
 
 _encode = msgspec.json.Encoder()
@@ -73,6 +74,18 @@ CLOSE_REFUSED, CLOSE_UNKNOWN, CLOSE_REVOKED, CLOSE_LAGGING = 4400, 4404, 4401, 4
 #: another server process serves the match (now): connect again, at the name the
 #: ``moved`` error gave (docs/deploy.md)
 CLOSE_MOVED = 4307
+
+
+def moved_error(at: str | None) -> dict[str, Any]:
+    """The ``moved`` error a client gets before its socket closes with :data:`CLOSE_MOVED`:
+    ``at`` names the process that serves the match (``None``: not known yet)."""
+    return {
+        "type": "error",
+        "code": "moved",
+        "message": "another server process serves this match; connect again",
+        "ref": None,
+        "at": at,
+    }
 
 
 @dataclass(eq=False)

@@ -36,15 +36,12 @@ import logging
 import os
 import secrets
 import socket
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import text
 from starlette.concurrency import run_in_threadpool
 
 from .store import Store
-
-if TYPE_CHECKING:
-    from .hub import Hub
 
 __all__ = ["OWNERS_CHANNEL", "MovedError", "Owners", "default_name"]
 
@@ -216,30 +213,33 @@ class Owners:
 
     # -- the tasks ---------------------------------------------------------------------------
 
-    def start(self, hub: Hub) -> None:
+    def start(
+        self, adopt: Callable[[str], Awaitable[None]], drop: Callable[[], Awaitable[None]]
+    ) -> None:
         """Renew the lease and take orphans, each in a task of its own (a long take-over
-        never holds up the renewal)."""
+        never holds up the renewal): ``adopt(match_id)`` serves a match taken over, ``drop()``
+        stops serving every running match once the lease was lost (the hub's)."""
         self._tasks = [
-            asyncio.create_task(self._keep_lease(hub)),
-            asyncio.create_task(self._adopt(hub)),
+            asyncio.create_task(self._keep_lease(drop)),
+            asyncio.create_task(self._adopt(adopt)),
         ]
 
-    async def _keep_lease(self, hub: Hub) -> None:
+    async def _keep_lease(self, drop: Callable[[], Awaitable[None]]) -> None:
         while True:
             await asyncio.sleep(self.lease / 5)
             try:
                 if not await run_in_threadpool(self.renew):
                     log.warning("process %s lost its lease; serving anew as a new owner", self.id)
-                    await hub.drop_running()
+                    await drop()
                     await run_in_threadpool(self.register)
             except Exception:
                 log.exception("could not renew the lease of process %s", self.id)
 
-    async def _adopt(self, hub: Hub) -> None:
+    async def _adopt(self, adopt: Callable[[str], Awaitable[None]]) -> None:
         while True:
             try:
                 for match_id in await run_in_threadpool(self.orphans):
-                    await hub.adopt(match_id)
+                    await adopt(match_id)
             except Exception:
                 log.exception("could not take over orphaned matches")
             with contextlib.suppress(TimeoutError):

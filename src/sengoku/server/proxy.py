@@ -29,7 +29,6 @@ import dataclasses
 import logging
 import multiprocessing
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -82,26 +81,11 @@ def haproxy_config(listen: str, processes: Sequence[tuple[str, str]], check_ms: 
 
 
 def _serve_one(settings: ServerSettings, host: str, port: int, ws_compression: bool) -> None:
-    """One server process of the group (in a process of its own)."""
-    import uvicorn
+    """One server process of the group (in a process of its own), as ``sengoku serve`` runs
+    one, logging warnings only (HAProxy's health checks would fill the log)."""
+    from .app import create_app, run
 
-    from .app import create_app
-
-    # SIGTERM ends it through SystemExit, so the exit handlers run (see ``sengoku serve``)
-    signal.signal(signal.SIGTERM, lambda signum, _frame: _exit(signum))
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        ws_max_size=settings.transport_frame_bytes,
-        proxy_headers=False,
-        ws_per_message_deflate=ws_compression,
-        log_level="warning",
-    )
-
-
-def _exit(signum: int) -> None:
-    raise SystemExit(128 + signum)
+    run(create_app(settings), settings, host, port, ws_compression, log_level="warning")
 
 
 class ProcessGroup:

@@ -36,6 +36,7 @@ from ..live import (
     SeatError,
     StaleActionError,
     UndoDisabledError,
+    moved_error,
 )
 from ..owners import MovedError
 from ..settings import ServerSettings
@@ -84,8 +85,7 @@ async def _serve_client(svc: Services, ws: WebSocket, match_id: str) -> None:
         return
     except MovedError as exc:  # connect again at the process that serves it (docs/deploy.md)
         with contextlib.suppress(Exception):
-            why = "another server process serves this match; connect again"
-            await ws.send_text(json.dumps({**_ws_error("moved", why), "at": exc.name}))
+            await ws.send_text(json.dumps(moved_error(exc.name)))
             await ws.close(code=CLOSE_MOVED)
         return
     seat, token_digest, account = None, None, None
