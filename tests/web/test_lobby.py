@@ -250,6 +250,40 @@ def test_a_seat_name_typed_while_the_lobby_redraws_is_kept(server: Server, page:
     expect(page.locator(".seat-name").first).to_be_focused()
 
 
+def test_a_rule_option_typed_while_the_lobby_redraws_is_kept(server: Server, page: Page) -> None:
+    """A number typed into a rule option right after choosing the player count, while the
+    lobby still waits for the network to redraw (held here until it is typed), stays in the
+    new form's field and goes into the match once the field is left; the lobby says it is
+    busy (aria-busy) until the redraw stands."""
+    page.goto(server.base + "/")
+    expect(page.locator("#opt-years")).to_be_visible()
+    held: list[Route] = []
+    page.route("**/api/matches?status=*", lambda route: held.append(route))
+    page.select_option("#new-players", "3")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the redraw never asked for the matches"
+    expect(page.locator("#app")).to_have_attribute("aria-busy", "true")
+    page.fill("#opt-years", "2")  # the form on screen is still the old one
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/matches?status=*")
+    expect(page.locator("#app")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("select.seat-kind")).to_have_count(3)  # the new form
+    expect(page.locator("#opt-years")).to_have_value("2")
+    expect(page.locator("#opt-years")).to_be_focused()
+    for i in (1, 2):
+        page.locator("select.seat-kind").nth(i).select_option("easy")
+    page.locator("select.seat-kind").nth(0).select_option("easy")  # leaves the field
+    expect(page.locator("#opt-years")).to_have_value("2")
+    with page.expect_response("**/api/matches") as answer:
+        page.click("#create-match")
+    made = answer.value.json()
+    assert server.get(f"/api/matches/{made['id']}").json()["options"]["years"] == 2
+
+
 def test_rule_options_speak_the_readers_language(server: Server, browser: Browser) -> None:
     """Every game's rule options in the new-match form, in Japanese: a label and a help in
     Japanese, and nowhere the rules reference's English jargon (sections, certainties) in a

@@ -35,6 +35,7 @@ def create_from_lobby(
     kinds = page.locator("select.seat-kind")
     expect(kinds).to_have_count(4)
     if years is not None:  # before the seats: each seat's change redraws the form
+        expect(page.locator("#app")).not_to_have_attribute("aria-busy", "true")
         page.fill("#opt-years", str(years))
         page.locator("#opt-years").dispatch_event("change")
     for i in range(1, 4):

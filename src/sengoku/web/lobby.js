@@ -67,6 +67,7 @@ export function lobbyPage(root) {
   let created = null;
   let filter = "running";
   let drawing = 0; // the latest redraw; an older one that finishes later is dropped
+  const typed = {}; // option fields typed into but not yet changed (left), kept across redraws
   const opened = new Set(); // the folded sections the reader opened, kept across redraws
   const folded = (name, summary, ...body) => h("details", { class: "options", "data-fold": name }, h("summary", {}, summary), ...body);
 
@@ -74,6 +75,15 @@ export function lobbyPage(root) {
 
   async function render() {
     const mine = ++drawing;
+    root.setAttribute("aria-busy", "true"); // until the latest redraw stands
+    try {
+      await draw(mine);
+    } finally {
+      if (mine === drawing) root.removeAttribute("aria-busy");
+    }
+  }
+
+  async function draw(mine) {
     if (!games.length) {
       games = await api("/api/games");
       await useLanguage(language(), scopes());
@@ -104,6 +114,10 @@ export function lobbyPage(root) {
     for (const fold of root.querySelectorAll("details[data-fold]")) fold.open = opened.has(fold.dataset.fold);
     // what was typed while this redraw waited for the network stands in the new form
     form.seats.forEach((seat, i) => { const input = document.getElementById(`seat-name-${i}`); if (input) input.value = seat.name; });
+    for (const [name, value] of Object.entries(typed)) {
+      const input = document.getElementById(`opt-${name}`);
+      if (input) input.value = value;
+    }
     if (focused) {
       const again = document.getElementById(focused);
       again?.focus();
@@ -132,7 +146,12 @@ export function lobbyPage(root) {
     form.seats.length = form.players;
     if (!me) for (const seat of form.seats) if (seat.kind === "me" || seat.kind === "open") seat.kind = "human";
 
-    const gameSelect = h("select", { id: "new-game", onchange: e => { form.game = e.target.value; form.options = {}; render(); } },
+    const gameSelect = h("select", { id: "new-game", onchange: e => {
+      form.game = e.target.value;
+      form.options = {};
+      for (const name of Object.keys(typed)) delete typed[name];
+      render();
+    } },
       ...games.map(g => h("option", { value: g.name, selected: g.name === game.name }, tOr(`${g.name}.title`, g.title))));
     const playersSelect = h("select", { id: "new-players", onchange: e => { form.players = Number(e.target.value); render(); } },
       ...game.player_counts.map(n => h("option", { value: n, selected: n === form.players }, String(n))));
@@ -170,9 +189,11 @@ export function lobbyPage(root) {
       } else if (schema.type === "boolean") {
         input = h("input", { id, type: "checkbox", checked: value === true, onchange: e => { form.options[option.name] = e.target.checked; } });
       } else if (schema.type === "integer") {
-        input = h("input", { id, type: "number", min: schema.minimum, max: schema.maximum, value, onchange: e => { form.options[option.name] = Number(e.target.value); } });
+        input = h("input", { id, type: "number", min: schema.minimum, max: schema.maximum, value, oninput: e => { typed[option.name] = e.target.value; },
+          onchange: e => { form.options[option.name] = Number(e.target.value); delete typed[option.name]; } });
       } else {
-        input = h("input", { id, value, size: 40, onchange: e => { form.options[option.name] = e.target.value; } });
+        input = h("input", { id, value, size: 40, oninput: e => { typed[option.name] = e.target.value; },
+          onchange: e => { form.options[option.name] = e.target.value; delete typed[option.name]; } });
       }
       // the help in the reader's language under the field; the rules reference's own words
       // (sections, certainties) stay in `sengoku games --details` and the game's docs
