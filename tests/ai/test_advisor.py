@@ -156,19 +156,23 @@ def test_the_played_action_is_judged_on_enough_playouts() -> None:
 
 @pytest.fixture(scope="module")
 def reviewed() -> tuple[Match, Review]:
-    match = play_match("shitenno", 3, 4, ["easy", "random", "heuristic"])
+    # a short match (6 Kamons per general, not 10): a review's cost follows the match's length
+    match = play_match("shitenno", 3, 4, ["easy", "random", "heuristic"], {"kamons_3_players": 6})
     return match, review(match, iterations=8)
 
 
 def test_a_review_judges_every_decision_from_its_seat(reviewed: tuple[Match, Review]) -> None:
     """Every action with more than one legal choice is judged once, in order, by the seat that
-    made it; forced actions are not."""
+    made it; forced actions are not. Win chances are kept to four places, as the JSON has
+    them."""
     match, result = reviewed
     expected = [(n, seat, str(played)) for n, seat, _, _, played in decisions(match)]
     assert [(j.number, j.seat, j.played) for j in result.judgements] == expected
     assert len(expected) < len(match.history)  # some actions were forced
     for j in result.judgements:
         assert 0.0 <= j.after <= 1.0 and 0.0 <= j.before <= 1.0 and j.choices > 1
+        # as its JSON keeps them, so a cost worked out again from the JSON is the same
+        assert j.before == round(j.before, 4) and j.after == round(j.after, 4)
         assert j.cost == max(0.0, j.before - j.after)
         if j.played == j.preferred:
             assert j.after == j.before

@@ -531,6 +531,9 @@ def judge(
         if need > 0:
             agent.refine(root, view, played, need)
     after = _win(root.children[played])
+    # kept as the JSON keeps them, so that a review read back from its JSON is the same review
+    # (its costs, swings and mistakes are worked out from these two)
+    before, after = round(before, 4), round(after, 4)
     return Judgement(number, view["seat"], str(played), str(preferred), before, after, len(legal))
 
 
