@@ -41,8 +41,8 @@ from sengoku.core.encoding import check_observation
 
 GAMES_PER_CASE = int(os.environ.get("SENGOKU_CONFORMANCE_GAMES", "2"))
 MAX_STEPS = 200_000
-CHECKS_PER_GAME = 25
-UNDO_CHECKS_PER_GAME = 10
+CHECKS_PER_GAME = 16
+UNDO_CHECKS_PER_GAME = 6
 
 
 def _cases() -> Iterator[Any]:

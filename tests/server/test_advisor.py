@@ -16,6 +16,9 @@ from .harness import ROOMY_ACCOUNTS, Client, Person, Server, play_to_end
 
 #: Reviews at a tiny budget, so that a test waits seconds, not minutes.
 FLAGS = ("--messages-per-second", "200", *ROOMY_ACCOUNTS, "--review-iterations", "4")
+#: A short Shitenno match to review (6 Kamons per general, not 10): a review judges every
+#: decision, so its cost follows the match's length.
+SHORT = {"kamons_3_players": 6}
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -154,7 +157,7 @@ def test_a_finished_match_is_reviewed_in_the_background(server: Server) -> None:
     """When a match a person played in ends, its review is made without asking: every decision
     of every seat, and per seat its chart, turning points (with the actions as messages) and
     summary. A running match has none yet (409)."""
-    made = server.create("shitenno", 3, ["human", "random", "random"], seed=8)
+    made = server.create("shitenno", 3, ["human", "random", "random"], seed=8, options=SHORT)
     me = server.client(made["id"], made["seats"][0]["token"])
     try:
         early = server.get(f"/api/matches/{made['id']}/review")
@@ -188,7 +191,7 @@ def test_a_finished_match_is_reviewed_in_the_background(server: Server) -> None:
 def test_a_match_of_bots_is_reviewed_when_asked(server: Server) -> None:
     """Nobody is waiting for the review of a match of bots alone: none is made until someone
     asks (POST), then it is made like any other."""
-    made = server.create("shitenno", 3, ["random", "random", "random"], seed=4)
+    made = server.create("shitenno", 3, ["random", "random", "random"], seed=4, options=SHORT)
     watcher = server.client(made["id"])
     try:
         watcher.until(lambda m: m["type"] in ("welcome", "update") and m["outcome"], timeout=120)

@@ -16,6 +16,9 @@ from tests.server.harness import ROOMY_ACCOUNTS, Server, play_to_end
 from tests.web.conftest import PHONE, check_no_overflow, console_errors, on_phone, open_page
 
 Shot = Callable[[Page, str], Path]
+#: A short Shitenno match to review (6 Kamons per general, not 10): a review judges every
+#: decision, so its cost follows the match's length.
+SHORT = {"kamons_3_players": 6}
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +81,7 @@ def test_a_hint_shows_three_options_with_their_chances(
 
 def finished_and_reviewed(server: Server) -> str:
     """A Shitenno match a person played to the end at random, once its review is done."""
-    made = server.create("shitenno", 3, ["human", "easy", "random"], seed=21)
+    made = server.create("shitenno", 3, ["human", "easy", "random"], seed=21, options=SHORT)
     client = server.client(made["id"], made["seats"][0]["token"])
     rng = random.Random(4)
     try:
@@ -131,7 +134,7 @@ def test_a_finished_match_shows_its_review(
 def test_a_review_is_asked_for_where_none_was_made(server: Server, page: Page) -> None:
     """A match of bots alone is not reviewed unasked: its replay offers the review, and the
     button asks for it; the review then appears."""
-    made = server.create("shitenno", 3, ["random", "random", "random"], seed=2)
+    made = server.create("shitenno", 3, ["random", "random", "random"], seed=2, options=SHORT)
     deadline = time.monotonic() + 120
     while server.get(f"/api/matches/{made['id']}").json()["status"] != "finished":
         assert time.monotonic() < deadline

@@ -129,6 +129,7 @@ def test_every_step_has_its_text_and_fits_a_phone(
     for game in GAMES:
         tutorial = lesson_of(game)
         phone.goto(f"{server.base}/learn/{game}#step=1")
+        desktop_open = False  # the desktop page opens each game once, then follows the address
         box = phone.locator(".lesson")
         for index, step in enumerate(tutorial.steps):
             if index:
@@ -149,7 +150,11 @@ def test_every_step_has_its_text_and_fits_a_phone(
             if index in shown_steps(tutorial):
                 snap(phone, f"{game}-{language}-phone-{index + 1}")
                 if language != "en":
-                    desktop.goto(f"{server.base}/learn/{game}#step={index + 1}")
+                    if desktop_open:
+                        desktop.evaluate(f"location.hash = 'step={index + 1}'")
+                    else:
+                        desktop.goto(f"{server.base}/learn/{game}#step={index + 1}")
+                        desktop_open = True
                     expect(desktop.locator(".lesson")).to_have_attribute("data-step", str(index))
                     snap(desktop, f"{game}-{language}-desktop-{index + 1}")
     for page in (phone, desktop):
