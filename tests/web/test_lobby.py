@@ -253,8 +253,8 @@ def test_a_seat_name_typed_while_the_lobby_redraws_is_kept(server: Server, page:
 def test_a_rule_option_typed_while_the_lobby_redraws_is_kept(server: Server, page: Page) -> None:
     """A number typed into a rule option right after choosing the player count, while the
     lobby still waits for the network to redraw (held here until it is typed), stays in the
-    new form's field and goes into the match once the field is left; the lobby says it is
-    busy (aria-busy) until the redraw stands."""
+    new form's field and goes into the match; the lobby says it is busy (aria-busy) until the
+    redraw stands."""
     page.goto(server.base + "/")
     expect(page.locator("#opt-years")).to_be_visible()
     held: list[Route] = []
@@ -282,6 +282,56 @@ def test_a_rule_option_typed_while_the_lobby_redraws_is_kept(server: Server, pag
         page.click("#create-match")
     made = answer.value.json()
     assert server.get(f"/api/matches/{made['id']}").json()["options"]["years"] == 2
+
+
+def test_a_number_field_out_of_its_range_is_named_and_nothing_is_made(
+    server: Server, page: Page
+) -> None:
+    """A rule option's number outside its range, or a seed that is no whole number, is
+    refused in the page before anything is sent: a message names the field and its range,
+    the field is marked (aria-invalid) and has the focus, its folded section opened; mended,
+    the match is made."""
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    page.goto(server.base + "/")
+    expect(page.locator("#opt-years")).to_be_visible()
+    expect(page.locator("#app")).not_to_have_attribute("aria-busy", "true")
+    for i in (1, 2, 3):
+        page.locator("select.seat-kind").nth(i).select_option("easy")
+    page.locator("select.seat-kind").nth(0).select_option("easy")
+    expect(page.locator("#app")).not_to_have_attribute("aria-busy", "true")
+    page.fill("#opt-years", "7")
+    page.click("#create-match")
+    error = page.locator(".new-match .error")
+    expect(error).to_have_text("Years: a whole number from 1 to 3, please.")
+    expect(page.locator("#opt-years")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#opt-years")).to_be_focused()
+    page.fill("#opt-years", "3")
+    page.locator("details.options summary", has_text="Seed").click()
+    page.fill("#new-seed", "1.5")
+    page.click("#create-match")
+    expect(error).to_have_text("Seed: a whole number, 0 or more, please.")
+    expect(page.locator("#new-seed")).to_be_focused()
+    expect(page.locator("#opt-years")).not_to_have_attribute("aria-invalid", "true")
+    assert not [url for url in posted if url.endswith("/api/matches")]
+    page.fill("#new-seed", "5")
+    with page.expect_response("**/api/matches") as answer:
+        page.click("#create-match")
+    made = answer.value.json()
+    match = server.get(f"/api/matches/{made['id']}").json()
+    assert match["options"]["years"] == 3
+    # a rule option in the folded section: the fold opens on the field
+    page.goto(server.base + "/")
+    page.select_option("#new-game", "shitenno")
+    expect(page.locator("#app")).not_to_have_attribute("aria-busy", "true")
+    rules = page.locator("details[data-fold=rules]")
+    rules.locator("summary").click()
+    page.fill("#opt-kamons_3_players", "0")
+    rules.locator("summary").click()
+    expect(page.locator("#opt-kamons_3_players")).to_be_hidden()
+    page.click("#create-match")
+    expect(error).to_contain_text("a whole number from 1 to 10, please.")
+    expect(page.locator("#opt-kamons_3_players")).to_be_focused()
 
 
 def test_rule_options_speak_the_readers_language(server: Server, browser: Browser) -> None:

@@ -61,13 +61,18 @@ export async function gameModule(name) {
   return gameModules[name];
 }
 
+/** A field for a whole number: text with a number keyboard on phones. */
+const NUMERIC = { type: "text", inputmode: "numeric", autocomplete: "off", size: 8 };
+/** What a number field holds, as a number; as typed where it is none, so that the server's
+ * answer names the field and says what it wants. */
+const numberOr = text => (text.trim() === "" || Number.isNaN(Number(text)) ? text : Number(text));
+
 export function lobbyPage(root) {
   let games = [];
   const form = { game: null, players: null, options: {}, seats: [], seed: "", clock: "", spectatorChat: false, undo: true, hints: true, rated: false };
   let created = null;
   let filter = "running";
   let drawing = 0; // the latest redraw; an older one that finishes later is dropped
-  const typed = {}; // option fields typed into but not yet changed (left), kept across redraws
   const opened = new Set(); // the folded sections the reader opened, kept across redraws
   const folded = (name, summary, ...body) => h("details", { class: "options", "data-fold": name }, h("summary", {}, summary), ...body);
 
@@ -114,9 +119,10 @@ export function lobbyPage(root) {
     for (const fold of root.querySelectorAll("details[data-fold]")) fold.open = opened.has(fold.dataset.fold);
     // what was typed while this redraw waited for the network stands in the new form
     form.seats.forEach((seat, i) => { const input = document.getElementById(`seat-name-${i}`); if (input) input.value = seat.name; });
-    for (const [name, value] of Object.entries(typed)) {
-      const input = document.getElementById(`opt-${name}`);
-      if (input) input.value = value;
+    for (const [id, value] of [...Object.entries(form.options).map(([name, v]) => [`opt-${name}`, v]), ["new-seed", form.seed], ["new-clock", form.clock]]) {
+      const field = document.getElementById(id);
+      if (field?.type === "checkbox") field.checked = value === true;
+      else if (field?.tagName === "INPUT" || field?.tagName === "SELECT") field.value = String(value);
     }
     if (focused) {
       const again = document.getElementById(focused);
@@ -149,7 +155,6 @@ export function lobbyPage(root) {
     const gameSelect = h("select", { id: "new-game", onchange: e => {
       form.game = e.target.value;
       form.options = {};
-      for (const name of Object.keys(typed)) delete typed[name];
       render();
     } },
       ...games.map(g => h("option", { value: g.name, selected: g.name === game.name }, tOr(`${g.name}.title`, g.title))));
@@ -171,10 +176,11 @@ export function lobbyPage(root) {
         ...BOT_LEVELS.map(level => h("option", { value: level, selected: seat.kind === "bot" && seat.bot === level }, t("ui.lobby.bot", { level: t(`ui.level.${level}`) })))),
       seat.kind === "human" ? h("input", { class: "seat-name", id: `seat-name-${i}`, placeholder: t("ui.lobby.name"), "aria-label": t("ui.lobby.name"), value: seat.name, maxlength: 40, oninput: e => { seat.name = e.target.value; } }) : null));
 
+    const optionLabel = option => tOr(`${game.name}.option.${option.name}`, option.name.replaceAll("_", " "));
     const optionInput = option => {
       const id = `opt-${option.name}`;
       const value = option.name in form.options ? form.options[option.name] : option.default;
-      const label = tOr(`${game.name}.option.${option.name}`, option.name.replaceAll("_", " "));
+      const label = optionLabel(option);
       const help = tOr(`${game.name}.option.${option.name}.help`, option.description);
       const schema = option.schema || {};
       let input;
@@ -189,16 +195,37 @@ export function lobbyPage(root) {
       } else if (schema.type === "boolean") {
         input = h("input", { id, type: "checkbox", checked: value === true, onchange: e => { form.options[option.name] = e.target.checked; } });
       } else if (schema.type === "integer") {
-        input = h("input", { id, type: "number", min: schema.minimum, max: schema.maximum, value, oninput: e => { typed[option.name] = e.target.value; },
-          onchange: e => { form.options[option.name] = Number(e.target.value); delete typed[option.name]; } });
+        // a number as text with a number keyboard (as GOV.UK advises): unlike type=number, its
+        // caret and selection can be read, so a redraw puts them back where the reader left them
+        input = h("input", { id, ...NUMERIC, value,
+          oninput: e => set(numberOr(e.target.value)) });
       } else {
-        input = h("input", { id, value, size: 40, oninput: e => { typed[option.name] = e.target.value; },
-          onchange: e => { form.options[option.name] = e.target.value; delete typed[option.name]; } });
+        input = h("input", { id, value, size: 40,
+          oninput: e => set(e.target.value) });
       }
       // the help in the reader's language under the field; the rules reference's own words
       // (sections, certainties) stay in `sengoku games --details` and the game's docs
       const caption = input.tagName === "FIELDSET" ? h("span", { class: "label", id: `${id}-label` }, label) : h("label", { for: id }, label);
       return h("div", { class: "option" }, caption, input, h("small", {}, help));
+    };
+    /** The first number field that holds no whole number in its range, with what to say. */
+    const wrongNumber = () => {
+      const wrong = (id, field, value, min, max) => {
+        if (Number.isInteger(value) && value >= min && (max === undefined || value <= max)) return null;
+        const text = max === undefined ? t("ui.lobby.whole_number_from", { field, min }) : t("ui.lobby.whole_number", { field, min, max });
+        return { id, text };
+      };
+      for (const option of game.options) {
+        const schema = option.schema || {};
+        if (schema.type !== "integer" || !(option.name in form.options)) continue;
+        const found = wrong(`opt-${option.name}`, optionLabel(option), form.options[option.name], schema.minimum ?? -Infinity, schema.maximum);
+        if (found) return found;
+      }
+      for (const [id, value, label, min] of [["new-seed", form.seed, "ui.lobby.seed", 0], ["new-clock", form.clock, "ui.lobby.clock", 1]]) {
+        const found = value.trim() === "" ? null : wrong(id, t(label), numberOr(value), min);
+        if (found) return found;
+      }
+      return null;
     };
     const main = game.options.filter(o => featured.includes(o.name));
     const rest = game.options.filter(o => !featured.includes(o.name));
@@ -208,11 +235,22 @@ export function lobbyPage(root) {
     return h("form", { class: "card new-match", onsubmit: async e => {
       e.preventDefault();
       message.textContent = "";
+      for (const field of e.target.querySelectorAll("[aria-invalid]")) field.removeAttribute("aria-invalid");
+      const wrong = wrongNumber();
+      if (wrong) {
+        message.textContent = wrong.text;
+        const field = document.getElementById(wrong.id);
+        field?.setAttribute("aria-invalid", "true");
+        const fold = field?.closest("details");
+        if (fold) fold.open = true; // a rule option in the folded section: shown
+        field?.focus();
+        return;
+      }
       create.disabled = true;
       try {
         const body = { game: form.game, players: form.players, options: form.options, seats: form.seats.map(seatBody) };
-        if (form.seed !== "") body.seed = Number(form.seed);
-        if (form.clock !== "") body.turn_clock = Number(form.clock);
+        if (form.seed.trim() !== "") body.seed = numberOr(form.seed);
+        if (form.clock.trim() !== "") body.turn_clock = numberOr(form.clock);
         if (form.spectatorChat) body.spectator_chat = true;
         if (form.rated) body.rated = true;
         else if (!form.undo) body.undo = false;
@@ -250,9 +288,9 @@ export function lobbyPage(root) {
       rest.length ? folded("rules", t("ui.lobby.rule_options"), ...rest.map(optionInput)) : null,
       folded("more", t("ui.lobby.more"),
         h("div", { class: "option" }, h("label", { for: "new-seed" }, t("ui.lobby.seed")),
-          h("input", { id: "new-seed", type: "number", min: 0, value: form.seed, oninput: e => { form.seed = e.target.value; } }), h("small", {}, t("ui.lobby.seed_help"))),
+          h("input", { id: "new-seed", ...NUMERIC, value: form.seed, oninput: e => { form.seed = e.target.value; } }), h("small", {}, t("ui.lobby.seed_help"))),
         h("div", { class: "option" }, h("label", { for: "new-clock" }, t("ui.lobby.clock")),
-          h("input", { id: "new-clock", type: "number", min: 1, value: form.clock, oninput: e => { form.clock = e.target.value; } }), h("small", {}, t("ui.lobby.clock_help"))),
+          h("input", { id: "new-clock", ...NUMERIC, value: form.clock, oninput: e => { form.clock = e.target.value; } }), h("small", {}, t("ui.lobby.clock_help"))),
         h("div", { class: "option" }, h("label", { for: "new-spectator-chat" }, t("ui.lobby.spectator_chat")),
           h("input", { id: "new-spectator-chat", type: "checkbox", checked: form.spectatorChat, onchange: e => { form.spectatorChat = e.target.checked; } }),
           h("small", {}, t("ui.lobby.spectator_chat_help"))),
