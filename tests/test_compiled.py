@@ -1,6 +1,6 @@
 """The optional compiled build (``tools/compile.py``, mypyc) plays exactly as the pure package.
 
-The test builds it (at ``-O0``: the C compiler's optimisation changes speed, not behaviour),
+The test builds it (at ``-O0 -g0``: the C compiler's optimisation changes speed, not behaviour),
 then plays in a process of its own on it what :func:`fingerprint` lists, and compares that
 with the same played here on the pure package: every golden record replayed, random games of
 every game and player count, whole games of the heuristic on every seat, and searches of the
@@ -90,10 +90,13 @@ def observations(name: str, players: int, steps: int = 60) -> list[str]:
 def test_the_compiled_build_plays_exactly_as_the_pure_package(tmp_path: Path) -> None:
     build = tmp_path / "compiled"
     tool = [sys.executable, str(ROOT / "tools" / "compile.py")]
+    # no debug information either (-g0): a seventh less time, and the same behaviour
+    flags = {**os.environ, "CFLAGS": (os.environ.get("CFLAGS", "") + " -g0").strip()}
     made = subprocess.run(
         [*tool, "--opt-level", "0", "--out", str(build), "--jobs", "2"],
         capture_output=True,
         text=True,
+        env=flags,
     )
     assert made.returncode == 0, (made.stdout + made.stderr)[-5000:]
     assert list(build.glob("sengoku/games/shogun/rules.*.so")), "the rules were not compiled"
