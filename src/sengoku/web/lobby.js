@@ -63,8 +63,8 @@ export async function gameModule(name) {
 
 /** A field for a whole number: text with a number keyboard on phones. */
 const NUMERIC = { type: "text", inputmode: "numeric", autocomplete: "off", size: 8 };
-/** What a number field holds, as a number; as typed where it is none, so that the server's
- * answer names the field and says what it wants. */
+/** What a number field holds, as a number; as typed where it is none (the form then says
+ * what it wants before anything is sent). */
 const numberOr = text => (text.trim() === "" || Number.isNaN(Number(text)) ? text : Number(text));
 
 export function lobbyPage(root) {
@@ -152,11 +152,7 @@ export function lobbyPage(root) {
     form.seats.length = form.players;
     if (!me) for (const seat of form.seats) if (seat.kind === "me" || seat.kind === "open") seat.kind = "human";
 
-    const gameSelect = h("select", { id: "new-game", onchange: e => {
-      form.game = e.target.value;
-      form.options = {};
-      render();
-    } },
+    const gameSelect = h("select", { id: "new-game", onchange: e => { form.game = e.target.value; form.options = {}; render(); } },
       ...games.map(g => h("option", { value: g.name, selected: g.name === game.name }, tOr(`${g.name}.title`, g.title))));
     const playersSelect = h("select", { id: "new-players", onchange: e => { form.players = Number(e.target.value); render(); } },
       ...game.player_counts.map(n => h("option", { value: n, selected: n === form.players }, String(n))));
