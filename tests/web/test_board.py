@@ -71,7 +71,7 @@ def last_line_visible(page: Page) -> None:
     with contextlib.suppress(PlaywrightTimeout):
         page.wait_for_function(
             f"() => {{ const s = ({LAST_LINE})(); return s && s.inLog && s.inWindow; }}",
-            timeout=5_000,
+            timeout=15_000,  # a busy machine draws late
         )
     seen = page.evaluate(LAST_LINE)
     assert seen is not None and seen["inLog"] and seen["inWindow"], seen
