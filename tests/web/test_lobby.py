@@ -284,6 +284,40 @@ def test_a_rule_option_typed_while_the_lobby_redraws_is_kept(server: Server, pag
     assert server.get(f"/api/matches/{made['id']}").json()["options"]["years"] == 2
 
 
+def test_a_clan_income_typed_while_the_lobby_redraws_is_kept(server: Server, page: Page) -> None:
+    """rising_sun.md §15.3: a clan's income typed into the rule options' editor while the
+    lobby waits for the network to redraw stays in the new form's field, which keeps the
+    focus, and goes into the match as the text the engine reads."""
+    page.goto(server.base + "/")
+    page.select_option("#new-game", "rising_sun")
+    expect(page.locator("#app")).not_to_have_attribute("aria-busy", "true")
+    page.locator("details[data-fold=rules] summary").click()
+    lotus = "#opt-clan_incomes input[data-key=Lotus]"
+    expect(page.locator(lotus)).to_be_visible()
+    held: list[Route] = []
+    page.route("**/api/matches?status=*", lambda route: held.append(route))
+    page.select_option("#new-players", "3")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the redraw never asked for the matches"
+    page.fill(lotus, "8")  # the form on screen is still the old one
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/matches?status=*")
+    expect(page.locator("#app")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("select.seat-kind")).to_have_count(3)  # the new form
+    expect(page.locator(lotus)).to_have_value("8")
+    expect(page.locator(lotus)).to_be_focused()
+    for seat in (1, 2):
+        page.locator("select.seat-kind").nth(seat).select_option("easy")
+    page.click("#create-match")
+    page.wait_for_url(re.compile(r"/play/[\w-]+#token="))
+    match_id = re.search(r"/play/([\w-]+)#", page.url).group(1)  # type: ignore[union-attr]
+    assert "Lotus: 8" in server.get(f"/api/matches/{match_id}").json()["options"]["clan_incomes"]
+
+
 def test_a_number_field_out_of_its_range_is_named_and_nothing_is_made(
     server: Server, page: Page
 ) -> None:

@@ -23,6 +23,9 @@ function termList(id, spec, value, set) {
   return box;
 }
 
+/** The id of the field for ``key`` in the pairs editor ``id`` (kept across redraws). */
+const pairId = (id, key) => `${id}-${key.replace(/\W+/g, "_")}`;
+
 /** A value for each name: a choice of names or a number. */
 function termPairs(id, spec, value, set) {
   const values = pairsOf(value);
@@ -30,7 +33,7 @@ function termPairs(id, spec, value, set) {
   const send = () => set([...box.querySelectorAll("[data-key]")].map(field => `${field.dataset.key}: ${field.value}`).join(", "));
   const field = (key, label) => {
     const current = values.get(key) ?? "";
-    const attrs = { "data-key": key, "aria-label": label, onchange: send };
+    const attrs = { id: pairId(id, key), "data-key": key, "aria-label": label, onchange: send, oninput: send };
     if (spec.values.names) return h("select", attrs, ...spec.values.names.map(name => h("option", { value: name, selected: name === current }, termText(spec.values, name))));
     return h("input", { ...attrs, type: "number", min: spec.values.minimum, max: spec.values.maximum, value: current });
   };
@@ -123,6 +126,8 @@ export function lobbyPage(root) {
       const field = document.getElementById(id);
       if (field?.type === "checkbox") field.checked = value === true;
       else if (field?.tagName === "INPUT" || field?.tagName === "SELECT") field.value = String(value);
+      else if (field?.classList.contains("pairs")) for (const [key, v] of pairsOf(value)) { const one = document.getElementById(pairId(id, key)); if (one) one.value = v; }
+      else if (field?.classList.contains("terms")) for (const box of field.querySelectorAll("input[type=checkbox]")) box.checked = listOf(value).includes(box.value);
     }
     if (focused) {
       const again = document.getElementById(focused);
